@@ -1,0 +1,58 @@
+"""All tunable limits and switches of the engine, in one settings object.
+
+Values come from environment variables (or a `.env` file in the working directory); the README
+lists them. `get_settings()` is cached: call `get_settings.cache_clear()` after changing the
+environment in tests.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """Engine settings; each field maps to the upper-case environment variable of its name."""
+
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore", case_sensitive=False)
+
+    # --- document intake limits (hostile files must fail fast, never hang) ---
+    max_file_mb: float = Field(50.0, gt=0, description="Largest input file accepted, in MB.")
+    max_uncompressed_mb: float = Field(
+        200.0, gt=0, description="Largest total uncompressed size of a .docx package, in MB."
+    )
+    max_zip_entries: int = Field(5000, gt=0, description="Most entries a .docx zip may hold.")
+    max_compression_ratio: float = Field(
+        200.0, gt=1, description="Largest uncompressed/compressed ratio of one .docx zip entry."
+    )
+    max_pdf_pages: int = Field(2000, gt=0, description="Most PDF pages read.")
+    parse_timeout_seconds: float = Field(
+        60.0, gt=0, description="Wall-clock limit for reading one PDF (in a worker process)."
+    )
+    pdf_worker_memory_mb: int = Field(
+        2048, gt=0, description="Address-space limit of the PDF worker process, in MB."
+    )
+
+    # --- ReAct agent (SPEC-20/35); used from the LLM-mode issue on ---
+    use_react_agent: bool = Field(True, description="Let an LLM agent analyse clauses.")
+    react_max_iterations: int = Field(5, ge=1, description="Most agent rounds per clause.")
+    react_temperature: float = Field(0.1, ge=0, le=2, description="Agent sampling temperature.")
+    react_clause_timeout: float = Field(30.0, gt=0, description="Seconds per clause for the agent.")
+
+    @property
+    def max_file_bytes(self) -> int:
+        """`max_file_mb` in bytes."""
+        return int(self.max_file_mb * 1024 * 1024)
+
+    @property
+    def max_uncompressed_bytes(self) -> int:
+        """`max_uncompressed_mb` in bytes."""
+        return int(self.max_uncompressed_mb * 1024 * 1024)
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process-wide settings, read once from the environment."""
+    return Settings()

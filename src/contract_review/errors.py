@@ -1,0 +1,48 @@
+"""Exceptions raised by the contract review engine.
+
+`InputError` and its subclasses are *user* mistakes (a wrong file, a hostile file, a bad option):
+the CLI prints their message on one line and exits with code 2, without a traceback. Anything
+else that escapes is a bug.
+"""
+
+from __future__ import annotations
+
+
+class ContractReviewError(Exception):
+    """Base class of every error this package raises on purpose."""
+
+
+class InputError(ContractReviewError):
+    """The input given by the user cannot be used; the message says why, in one line."""
+
+
+class UnsupportedFormatError(InputError):
+    """The file type is not one of .docx, .pdf, .txt, .md."""
+
+
+class EmptyDocumentError(InputError):
+    """The file is empty or holds no readable text."""
+
+
+class FileTooLargeError(InputError):
+    """The file, or what it decompresses to, exceeds a configured limit."""
+
+
+class UnsafeDocumentError(InputError):
+    """The file carries something we refuse to parse (DTDs, external entities, zip bombs...)."""
+
+
+class CorruptDocumentError(InputError):
+    """The file claims a format but cannot be read as that format."""
+
+
+class EncodingError(InputError):
+    """A text file whose encoding cannot be determined, or that holds binary data."""
+
+
+class NoTextLayerError(InputError):
+    """A PDF without a text layer (typically a scan)."""
+
+
+class ParseTimeoutError(InputError):
+    """Reading the file took longer than the configured time limit."""

@@ -1,0 +1,399 @@
+"""Domain models of the contract review engine (pydantic v2).
+
+One representation per domain object: everything that crosses a module boundary is one of these
+models, validated at the edges (file intake, CLI/HTTP input, LLM output) and trusted inside.
+All models round-trip through JSON (`model_dump_json` / `model_validate_json`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
+
+# --------------------------------------------------------------------------------------------
+# Intake: the text of one document as read from disk
+# --------------------------------------------------------------------------------------------
+
+
+class _Model(BaseModel):
+    """Base of all models: unknown fields are an error, enums serialise as their values."""
+
+    model_config = ConfigDict(extra="forbid", use_enum_values=False, validate_assignment=False)
+
+
+class DocumentFormat(StrEnum):
+    """File formats the engine reads."""
+
+    DOCX = "docx"
+    PDF = "pdf"
+    TXT = "txt"
+    MD = "md"
+
+
+class TextBlock(_Model):
+    """One source block (paragraph, table row, PDF page...) and where it sits in the text."""
+
+    start: int = Field(ge=0, description="Offset of the block's first character in the text.")
+    end: int = Field(ge=0, description="Offset just past the block's last character.")
+    kind: str = Field(description="'paragraph', 'heading', 'table_row' or 'page'.")
+    locator: str = Field(
+        "", description="Where the block is in the source: '/body/p[3]', 'table 1 row 2', 'page 4'."
+    )
+    number_label: str | None = Field(
+        None, description="Automatic number Word displays before the paragraph (e.g. '1.1')."
+    )
+    style: str | None = Field(None, description="Paragraph style name (Word), if any.")
+
+
+class HiddenTextSpan(_Model):
+    """Text extracted from the file that a reader does not see (a prompt-injection channel)."""
+
+    start: int = Field(ge=0, description="Offset of the hidden text in the document text.")
+    end: int = Field(ge=0, description="Offset just past the hidden text.")
+    reason: str = Field(description="'vanish', 'tiny_font' or 'white_text'.")
+    text: str = Field(description="The hidden text itself, for showing it to the user.")
+
+
+class LoadedText(_Model):
+    """The normalised text of one input file plus what intake learned about it.
+
+    `text` is the single coordinate system: every offset in the engine (clauses, quotes,
+    redlines) indexes into it.
+    """
+
+    format: DocumentFormat = Field(description="Format the file was read as.")
+    text: str = Field(description="Normalised document text ('\\n' line ends, no BOM).")
+    blocks: list[TextBlock] = Field(default_factory=list, description="Source blocks, in order.")
+    hidden_spans: list[HiddenTextSpan] = Field(
+        default_factory=list, description="Hidden text found in the file."
+    )
+    warnings: list[str] = Field(default_factory=list, description="Things the user should know.")
+    encoding: str | None = Field(None, description="Detected encoding of a text file.")
+    page_count: int | None = Field(None, description="Number of pages of a PDF.")
+
+
+# --------------------------------------------------------------------------------------------
+# Structure: the clause tree of one document
+# --------------------------------------------------------------------------------------------
+
+
+class ClauseKind(StrEnum):
+    """What a node of the clause tree is."""
+
+    PREAMBLE = "preamble"
+    """Text before the first numbered clause (title, parties, recitals)."""
+    CHAPTER = "chapter"
+    """A grouping heading above clauses (第一章, Part 1)."""
+    CLAUSE = "clause"
+    """A numbered clause or sub-clause."""
+    ITEM = "item"
+    """A list item inside a clause ((a), (i), （一）)."""
+    ANNEX = "annex"
+    """A schedule, exhibit, appendix or 附件 after the main body."""
+
+
+class ClauseNode(_Model):
+    """One clause of a document, with its sub-clauses.
+
+    Offsets index the normalised document text: `text == doc_text[start_offset:end_offset]`,
+    and the range of a clause contains the ranges of its children.
+    """
+
+    clause_id: str = Field(description="Unique id within the document, e.g. '14.2', '5(1)'.")
+    number: str = Field("", description="The number as written: 'Sub-Clause 14.2', '第五条'.")
+    title: str = Field("", description="Heading text without the number; '' if none.")
+    text: str = Field("", description="Full clause text, heading and sub-clauses included.")
+    level: int = Field(1, ge=0, description="Depth in the tree; top-level clauses are 1.")
+    kind: ClauseKind = Field(ClauseKind.CLAUSE, description="What kind of node this is.")
+    start_offset: int = Field(0, ge=0, description="Offset of the clause's first character.")
+    end_offset: int = Field(0, ge=0, description="Offset just past the clause's last character.")
+    body_offset: int = Field(
+        0, ge=0, description="Offset where the body starts (after number and title)."
+    )
+    parent_id: str | None = Field(None, description="clause_id of the parent; None at top level.")
+    children: list[ClauseNode] = Field(default_factory=list, description="Sub-clauses, in order.")
+
+    @property
+    def body(self) -> str:
+        """The clause text after its number and title."""
+        return self.text[max(0, self.body_offset - self.start_offset) :]
+
+
+class DefinedTerm(_Model):
+    """A term the contract defines, and where."""
+
+    term: str = Field(description="The defined term as written, without quotes.")
+    definition: str = Field(description="The definition text as written.")
+    clause_id: str | None = Field(None, description="Clause holding the definition.")
+    start_offset: int = Field(0, ge=0, description="Offset of the definition's start.")
+    end_offset: int = Field(0, ge=0, description="Offset just past the definition.")
+    source: str = Field("quoted", description="'quoted', 'glossary_table' or 'zh'.")
+
+
+class CrossReference(_Model):
+    """A reference in running text to another clause ('see Sub-Clause 20.1', '第十四条')."""
+
+    source_clause_id: str | None = Field(description="Clause the reference appears in.")
+    target_clause_id: str = Field(description="Canonical id of the clause referred to.")
+    reference_text: str = Field(description="The reference exactly as written.")
+    start_offset: int = Field(ge=0, description="Offset of the reference in the document text.")
+    end_offset: int = Field(ge=0, description="Offset just past the reference.")
+    is_valid: bool = Field(description="Whether the target clause exists in the document.")
+
+
+class DocumentStructure(_Model):
+    """The parsed structure of one document: clause tree, definitions, cross-references."""
+
+    document_id: str = Field(description="Id of the document this structure belongs to.")
+    structure_type: str = Field("generic", description="Parser profile used: 'generic', 'fidic'.")
+    language: str = Field("en", description="'en' or 'zh-CN'.")
+    clauses: list[ClauseNode] = Field(default_factory=list, description="Top-level clauses.")
+    definitions: dict[str, DefinedTerm] = Field(
+        default_factory=dict, description="Defined terms by term."
+    )
+    cross_references: list[CrossReference] = Field(
+        default_factory=list, description="Cross-references in document order."
+    )
+    total_clauses: int = Field(0, ge=0, description="Number of nodes in the tree.")
+    text_length: int = Field(0, ge=0, description="Length of the document text parsed.")
+    toc_ranges: list[tuple[int, int]] = Field(
+        default_factory=list, description="Ranges recognised as a table of contents (skipped)."
+    )
+
+    def iter_clauses(self) -> Iterator[ClauseNode]:
+        """All clauses in document order (pre-order)."""
+        stack = list(reversed(self.clauses))
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.children))
+
+    def get_clause(self, clause_id: str) -> ClauseNode | None:
+        """The clause with this id, or None."""
+        index = self._index
+        if index is None or len(index) != self.total_clauses:
+            index = {c.clause_id: c for c in self.iter_clauses()}
+            self._index = index
+        return index.get(clause_id)
+
+    def leaf_clauses(self) -> list[ClauseNode]:
+        """Clauses without children, in document order."""
+        return [c for c in self.iter_clauses() if not c.children]
+
+    def clause_at(self, offset: int) -> ClauseNode | None:
+        """The deepest clause whose range contains `offset`."""
+        found: ClauseNode | None = None
+        nodes = self.clauses
+        while True:
+            for node in nodes:
+                if node.start_offset <= offset < node.end_offset:
+                    found = node
+                    nodes = node.children
+                    break
+            else:
+                return found
+
+    # Lookup cache; excluded from equality and serialisation.
+    _index: dict[str, ClauseNode] | None = PrivateAttr(default=None)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, DocumentStructure):
+            return NotImplemented
+        return self.__dict__ == other.__dict__
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+# --------------------------------------------------------------------------------------------
+# Task: the documents of one review
+# --------------------------------------------------------------------------------------------
+
+
+class DocumentRole(StrEnum):
+    """The part a document plays in a review."""
+
+    PRIMARY = "primary"
+    """The contract under review."""
+    BASELINE = "baseline"
+    """The standard the contract is compared with (e.g. licensed FIDIC General Conditions)."""
+    SUPPLEMENT = "supplement"
+    """Amendments to the baseline (e.g. Particular Conditions)."""
+    REFERENCE = "reference"
+    """Documents searched for context (e.g. Employer's Requirements)."""
+    CRITERIA = "criteria"
+    """A review playbook (topics, preferred and fallback positions)."""
+
+
+class TaskDocument(_Model):
+    """One document of a review task."""
+
+    document_id: str = Field(description="Unique id of the document within the task.")
+    role: DocumentRole = Field(description="The part the document plays.")
+    filename: str = Field(description="Original file name.")
+    content: LoadedText | None = Field(None, description="Text read from the file.")
+    structure: DocumentStructure | None = Field(None, description="Parsed clause structure.")
+
+
+# --------------------------------------------------------------------------------------------
+# Review: risks, redlines, decisions
+# --------------------------------------------------------------------------------------------
+
+
+class RiskLevel(StrEnum):
+    """Severity of a risk from our party's side."""
+
+    HIGH = "high"
+    MEDIUM = "medium"
+    LOW = "low"
+
+
+class Priority(StrEnum):
+    """Priority of a checklist item."""
+
+    CRITICAL = "critical"
+    HIGH = "high"
+    MEDIUM = "medium"
+    LOW = "low"
+
+
+class TextLocation(_Model):
+    """Where a quote sits in a document; `original_text` is verbatim document text."""
+
+    document_id: str | None = Field(None, description="Document quoted; None = primary.")
+    clause_id: str | None = Field(None, description="Clause quoted.")
+    original_text: str = Field(description="The quoted text, verbatim.")
+    start_offset: int | None = Field(None, ge=0, description="Offset of the quote, if known.")
+    end_offset: int | None = Field(None, ge=0, description="Offset just past the quote.")
+
+
+class RiskPoint(_Model):
+    """A risk found in a clause, judged from our party's side."""
+
+    id: str = Field(description="Unique risk id.")
+    clause_id: str = Field(description="Clause the risk is in.")
+    risk_level: RiskLevel = Field(description="Severity from our side.")
+    risk_type: str = Field(description="Short category, e.g. 'uncapped liability'.")
+    description: str = Field(description="What the risk is, in one or two sentences.")
+    reason: str = Field("", description="Why it is a risk for our party.")
+    analysis: str = Field("", description="Longer analysis and evidence.")
+    location: TextLocation | None = Field(None, description="The verbatim quote supporting it.")
+    source_skills: list[str] = Field(
+        default_factory=list, description="Skills whose output produced this risk."
+    )
+
+
+class ActionType(StrEnum):
+    """Kind of edit a redline makes."""
+
+    REPLACE = "replace"
+    DELETE = "delete"
+    INSERT = "insert"
+
+
+class DiffStatus(StrEnum):
+    """Where a proposed redline stands in human approval."""
+
+    PENDING = "pending"
+    APPROVED = "approved"
+    REJECTED = "rejected"
+
+
+class DocumentDiff(_Model):
+    """A proposed redline: one edit of one span of a clause."""
+
+    diff_id: str = Field(description="Unique diff id.")
+    risk_id: str | None = Field(None, description="Risk this edit addresses.")
+    clause_id: str = Field(description="Clause edited.")
+    action_type: ActionType = Field(description="replace, delete or insert.")
+    original_text: str = Field(
+        "", description="Verbatim text replaced/deleted; for insert, the anchor text after which."
+    )
+    proposed_text: str = Field("", description="New text; '' for a delete.")
+    status: DiffStatus = Field(DiffStatus.PENDING, description="Approval status.")
+    reason: str = Field("", description="Why the change is proposed (becomes the Word comment).")
+    risk_level: RiskLevel | None = Field(None, description="Severity of the risk addressed.")
+    start_offset: int | None = Field(None, ge=0, description="Offset of original_text, if known.")
+
+
+class DiffBatch(_Model):
+    """The diffs of one clause submitted together for approval."""
+
+    clause_id: str = Field(description="Clause the diffs belong to.")
+    diffs: list[DocumentDiff] = Field(default_factory=list, description="The proposed diffs.")
+
+
+class ModificationSuggestion(_Model):
+    """A suggested rewording of a clause passage, before it becomes a DocumentDiff."""
+
+    risk_id: str = Field(description="Risk addressed.")
+    clause_id: str = Field(description="Clause concerned.")
+    original_text: str = Field(description="Verbatim text to change.")
+    suggested_text: str = Field(description="Suggested wording.")
+    modification_reason: str = Field("", description="Why.")
+    priority: Priority = Field(Priority.MEDIUM, description="How important the change is.")
+
+
+class ActionRecommendation(_Model):
+    """Something the reviewer should do besides editing text (negotiate, diarise, ask)."""
+
+    action_id: str = Field(description="Unique action id.")
+    related_risk_ids: list[str] = Field(default_factory=list, description="Risks it follows from.")
+    action_type: str = Field(description="e.g. 'negotiate', 'diarise_deadline', 'clarify'.")
+    description: str = Field(description="What to do.")
+    urgency: Priority = Field(Priority.MEDIUM, description="How urgent.")
+    responsible_party: str = Field("", description="Who should act.")
+    deadline: str | None = Field(None, description="When, if there is a deadline.")
+
+
+class ReviewChecklistItem(_Model):
+    """One item of the review plan: a clause to review and the skills to run on it."""
+
+    clause_id: str = Field(description="Clause to review.")
+    clause_name: str = Field("", description="Its title or the topic name.")
+    priority: Priority = Field(Priority.MEDIUM, description="critical / high / medium / low.")
+    required_skills: list[str] = Field(default_factory=list, description="Skills to run.")
+    description: str = Field("", description="What to check.")
+    topic: str | None = Field(None, description="Detected topic (e.g. 'Governing Law').")
+
+
+class Deviation(_Model):
+    """How a clause departs from its baseline."""
+
+    clause_id: str = Field(description="Clause compared.")
+    deviation_type: str = Field(description="'unmodified', 'modified', 'added' or 'deleted'.")
+    baseline_text: str = Field("", description="Baseline wording or position.")
+    actual_text: str = Field("", description="The contract's wording.")
+    severity: RiskLevel | None = Field(None, description="Rating from our party's side.")
+    reason: str = Field("", description="Why it matters.")
+
+
+class ClauseFindings(_Model):
+    """Everything the review found for one clause (the scratchpad entry later clauses read)."""
+
+    clause_id: str = Field(description="Clause reviewed.")
+    risks: list[RiskPoint] = Field(default_factory=list, description="Risks found.")
+    diffs: list[DocumentDiff] = Field(default_factory=list, description="Redlines, with status.")
+    deviations: list[Deviation] = Field(default_factory=list, description="Baseline deviations.")
+    completed: bool = Field(False, description="Whether the clause's review finished.")
+    analysis_mode: str = Field("deterministic", description="'deterministic' or 'llm'.")
+    notes: list[str] = Field(default_factory=list, description="Fallbacks, warnings, remarks.")
+
+
+class Decision(StrEnum):
+    """A reviewer's decision on one diff."""
+
+    APPROVE = "approve"
+    REJECT = "reject"
+
+
+class ApprovalRequest(_Model):
+    """A reviewer's decision on one proposed diff."""
+
+    diff_id: str = Field(description="Diff decided on.")
+    decision: Decision = Field(description="approve or reject.")
+    feedback: str = Field("", description="Why rejected / what to change (drives a redraft).")
+    user_modified_text: str | None = Field(
+        None, description="Reviewer's own wording to use instead of the proposed text."
+    )

@@ -1,0 +1,172 @@
+"""Defined terms: English '"X" means …', glossary tables, Chinese 'X指/是指/系指 …'."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from contract_review.models import DefinedTerm
+
+from ._tokens import match_token
+
+_EN_DEF = re.compile(
+    r"[“\"](?P<term>[A-Z0-9][^\"”\n]{0,80}?)[”\"][ \t]*(?:\([^)\n]{0,60}\)[ \t]*)?,?[ \t]*"
+    r"(?P<verb>shall\s+mean|means|mean|shall\s+include|includes|shall\s+have\s+the\s+meaning|"
+    r"has\s+the\s+meaning|shall\s+refer\s+to|refers\s+to)\b[ \t:,]*",
+)
+_ABBREVIATIONS = frozenset(
+    [
+        "inc",
+        "ltd",
+        "co",
+        "corp",
+        "no",
+        "nos",
+        "u.s",
+        "e.g",
+        "i.e",
+        "etc",
+        "mr",
+        "mrs",
+        "ms",
+        "dr",
+        "st",
+        "s.a",
+        "l.p",
+        "n.v",
+        "b.v",
+        "p.c",
+        "l.l.c",
+        "sec",
+        "art",
+        "para",
+        "cl",
+        "vs",
+        "approx",
+    ]
+)
+_SENTENCE_END = re.compile(
+    r"\.(?=[ \t\u00a0]+[A-Z“\"(]|[ \t]*\n|[ \t]*$)|;[ \t]*(?:and|or)?[ \t]*(?=\n|$)|\n[ \t]*\n"
+)
+_MAX_DEF = 2000
+
+_ZH_DEF = re.compile(
+    r"[ \t\u3000]*(?:本(?:合同|协议)(?:中|所称)?[，,]?)?[“\"「『]?"
+    r"(?P<term>[^“”\"「」『』，,。：:；;\s]{1,30}?)[”\"」』]?[ \t]*[，,]?[ \t]*"
+    r"(?P<verb>是指|系指|意指|指)(?![定示导令明出派标挥南引])"
+)
+_TABLE_SEP = re.compile(r"^[\s|:\-]+$")
+_GLOSSARY_HEAD = re.compile(r"term|defined|术语|名词|词语|用语", re.IGNORECASE)
+_GLOSSARY_MEANING = re.compile(r"mean|definition|description|含义|定义|释义|解释", re.IGNORECASE)
+
+
+def find_definitions(text: str) -> Iterator[DefinedTerm]:
+    """All definitions in the text, in order (clause ids are filled in by the caller)."""
+    yield from _english(text)
+    yield from _chinese(text)
+    yield from _glossary(text)
+
+
+def _english(text: str) -> Iterator[DefinedTerm]:
+    for m in _EN_DEF.finditer(text):
+        start = m.end()
+        end = _sentence_end(text, start)
+        definition = text[start:end].strip().rstrip(".;").strip()
+        if definition:
+            yield DefinedTerm(
+                term=m.group("term").strip(),
+                definition=definition,
+                start_offset=m.start(),
+                end_offset=end,
+                source="quoted",
+            )
+
+
+def _sentence_end(text: str, start: int) -> int:
+    limit = min(len(text), start + _MAX_DEF)
+    pos = start
+    while True:
+        m = _SENTENCE_END.search(text, pos, limit)
+        if m is None:
+            return limit
+        if m.group().startswith("."):
+            word = re.search(r"([A-Za-z.]+)$", text[max(start, m.start() - 12) : m.start()])
+            if word and (word.group(1).lower() in _ABBREVIATIONS or len(word.group(1)) == 1):
+                pos = m.end()
+                continue
+            return m.start() + 1
+        return m.start()
+
+
+def _lines(text: str) -> Iterator[tuple[int, str]]:
+    pos = 0
+    for line in text.split("\n"):
+        yield pos, line
+        pos += len(line) + 1
+
+
+def _chinese(text: str) -> Iterator[DefinedTerm]:
+    for pos, line in _lines(text):
+        if "指" not in line:
+            continue
+        start = pos
+        while start < pos + len(line) and line[start - pos] in " \t\u3000":
+            start += 1
+        tok = match_token(text, start)
+        if tok is not None:
+            start = tok.end
+        m = _ZH_DEF.match(text, start, pos + len(line))
+        if not m:
+            continue
+        d_start = m.end()
+        stop = text.find("。", d_start, pos + len(line))
+        d_end = stop if stop != -1 else pos + len(line)
+        definition = text[d_start:d_end].strip().rstrip("；;，,").strip()
+        if definition:
+            yield DefinedTerm(
+                term=m.group("term"),
+                definition=definition,
+                start_offset=m.start("term"),
+                end_offset=d_end,
+                source="zh",
+            )
+
+
+def _cells(line: str) -> list[str]:
+    s = line.strip()
+    if s.startswith("|"):
+        s = s[1:]
+    if s.endswith("|"):
+        s = s[:-1]
+    return [c.strip() for c in s.split("|")]
+
+
+def _glossary(text: str) -> Iterator[DefinedTerm]:
+    """Two-column tables whose header names a term and its meaning."""
+    in_glossary = False
+    for pos, line in _lines(text):
+        if "|" not in line:
+            in_glossary = False
+            continue
+        if _TABLE_SEP.match(line):
+            continue
+        cells = _cells(line)
+        if len(cells) < 2:
+            in_glossary = False
+            continue
+        if _GLOSSARY_HEAD.search(cells[0]) and _GLOSSARY_MEANING.search(cells[1]):
+            in_glossary = True
+            continue
+        if not in_glossary:
+            continue
+        term = cells[0].strip("*_“”\"' ")
+        definition = cells[1].strip("*_ ").rstrip(".。").strip()
+        if term and definition and len(term) <= 60:
+            start = pos + line.find(cells[0])
+            yield DefinedTerm(
+                term=term,
+                definition=definition,
+                start_offset=start,
+                end_offset=pos + len(line),
+                source="glossary_table",
+            )

@@ -1,0 +1,519 @@
+"""From text to clause tree: find numbering tokens, drop tables of contents, nest by numbering.
+
+The builder keeps a stack of open clauses. A new number is accepted only where it continues a
+numbering sequence already open (next sibling), starts a new one (first item of a list,
+nested under the current clause), or carries an explicit keyword ("Sub-Clause 4.2", "第五条").
+That sequence test is what keeps "2.5 million" or a wrapped "Section 3 of" from becoming
+clauses in messy text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from contract_review.models import ClauseKind
+
+from ._titles import split_title
+from ._tokens import GROUP_STYLES, PATH_STYLES, Alt, Token, match_token
+
+STRONG, GAP, WEAK = 3, 2, 1
+_BLOCK_END_RE = re.compile(r"\n|[ \t\u3000\u00a0]{3,}|\t")
+_TOC_MARKER_RE = re.compile(
+    r"(?:table\s+of\s+contents|contents|index|目\s*录)[ \t:：.*]*$", re.IGNORECASE
+)
+_DOT_LEADER_RE = re.compile(r"(?:\.{4,}|…{2,}|·{4,})\s*\d{1,4}\s*$")
+_FIRST_VALUES = frozenset({1})
+_TOP_STYLES = frozenset({"kw:article", "kw:part", "kw:chapter", "cn_chapter", "cn_article"})
+# Characters a clause number can start with (lower-case letters are checked separately).
+_START_CHARS = frozenset(
+    "0123456789(（第§附#*_" + "零〇一二两三四五六七八九十百千" + "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+)
+_LONG_LINE = 250
+
+
+@dataclass(slots=True)
+class Candidate:
+    """A token at a block start, with how strongly its position suggests a heading."""
+
+    token: Token
+    strength: int
+    block_end: int
+
+
+@dataclass(eq=False, slots=True)
+class Node:
+    """A clause while the tree is being built."""
+
+    clause_id: str
+    style: str
+    value: int
+    path: tuple[int, ...] | None
+    kind: ClauseKind
+    start: int
+    number: str
+    token_end: int
+    block_end: int
+    parent: Node | None
+    keyword: bool = False
+    children: list[Node] = field(default_factory=list)
+    depth: int = 0
+    end: int = 0
+    title: str = ""
+    body: int = 0
+
+
+_START = r"(?=[0-9(（第§附#*_零〇一二两三四五六七八九十百千A-Z]|[a-z]{1,4}[.)])"
+_STRONG_POS = re.compile(r"^[ \t\u3000\u00a0\ufeff]*" + _START, re.MULTILINE)
+# No look-behinds: they defeat the regex engine's fast scan for the first character.
+_START_RE = re.compile(_START)
+_UPPER_OK = re.compile(
+    r"[A-Z][.)]|[IVX]{1,5}[.)]|(?i:article|section|clause|sub-?clause|paragraph|part|chapter|"
+    r"schedule|exhibit|appendix|annex|attachment|addendum)\b"
+)
+_WEAK_POS = re.compile(
+    r"(?:[.;:][ \u00a0]{1,2}|[。；：][ \u3000]{0,2})"
+    r"(?=[0-9第§]|(?:Section|SECTION|Article|ARTICLE|Clause|CLAUSE|Sub-Clause|SUB-CLAUSE) )"
+)
+
+
+def _gap_ends(text: str) -> list[int]:
+    """Ends of runs of 3+ spaces or of tabs inside lines (str.find is much faster than re)."""
+    out: list[int] = []
+    n = len(text)
+    for needle in ("   ", "\t"):
+        i = text.find(needle)
+        while i != -1:
+            j = i + len(needle)
+            while j < n and text[j] in " \t\u3000\u00a0":
+                j += 1
+            if j < n and i > 0 and text[i - 1] != "\n" and _START_RE.match(text, j):
+                out.append(j)
+            i = text.find(needle, j)
+    return out
+
+
+def find_candidates(text: str) -> list[Candidate]:
+    """Every position where a block starts with something that reads as a clause number.
+
+    Positions are line starts (strong), ends of wide gaps inside a line — flattened EDGAR text
+    separates paragraphs by runs of spaces — (gap), and sentence ends inside very long lines or
+    after Chinese full stops (weak).
+    """
+    starts: dict[int, int] = {}
+    for m in _STRONG_POS.finditer(text):
+        starts[m.end()] = STRONG
+    for pos in _gap_ends(text):
+        starts.setdefault(pos, GAP)
+    for m in _WEAK_POS.finditer(text):
+        pos = m.end()
+        if pos in starts:
+            continue
+        if text[m.start()] not in "。；：":
+            ls = text.rfind("\n", 0, pos) + 1
+            le = text.find("\n", pos)
+            if (len(text) if le == -1 else le) - ls <= _LONG_LINE:
+                continue
+        starts[pos] = WEAK
+    found: list[Candidate] = []
+    for s in sorted(starts):
+        strength = starts[s]
+        ch = text[s]
+        if "A" <= ch <= "Z" and not _UPPER_OK.match(text, s):
+            continue  # most capitalised block starts are ordinary words: skip them cheaply
+        tok = match_token(text, s, allow_items=strength > WEAK)
+        if tok is None:
+            continue
+        if strength == WEAK and not _weak_ok(text, tok):
+            continue
+        be = _BLOCK_END_RE.search(text, tok.end)
+        found.append(Candidate(tok, strength, be.start() if be else len(text)))
+    return found
+
+
+def _weak_ok(text: str, tok: Token) -> bool:
+    """Inside a flattened paragraph only clause-level numbers before a capital count."""
+    if not any(a.style in PATH_STYLES or a.style in GROUP_STYLES for a in tok.alts):
+        return False
+    p = tok.end
+    while p < len(text) and text[p] in " \t\u3000":
+        p += 1
+    ch = text[p] if p < len(text) else ""
+    return ch.isupper() or "\u3400" <= ch <= "\u9fff"
+
+
+def _block_text(text: str, c: Candidate) -> str:
+    return text[c.token.start : c.block_end]
+
+
+def find_toc_ranges(text: str, cands: list[Candidate]) -> list[tuple[int, int]]:
+    """Ranges holding a table of contents, so its numbers do not become clauses.
+
+    A TOC starts at a 'Contents'/'目录' marker (or at the first number of the document) and ends
+    where its first entry's number appears again with a real body after it.
+    """
+    ranges: list[tuple[int, int]] = []
+    keys = [_key(c.token) for c in cands]
+    markers = [
+        m.start()
+        for m in re.finditer(
+            r"(?im)^[ \t#*]*(?:table\s+of\s+contents|contents|目\s*录)[ \t:：.*]*(?:$|   )", text
+        )
+    ]
+    for c in cands:
+        # Flattened text: "TABLE OF CONTENTS   1. ..." sits on one line.
+        if c.strength == GAP:
+            seg_start = text.rfind("   ", 0, c.token.start)
+            prev = text[max(0, seg_start - 40) : c.token.start]
+            if _TOC_MARKER_RE.search(prev.strip()):
+                markers.append(max(0, seg_start - 40))
+    starts = sorted(set(markers))
+    marked = bool(starts)
+    if cands and not starts:
+        starts = [cands[0].token.start]
+    for m in starts:
+        if ranges and m < ranges[-1][1]:
+            continue
+        first = next((i for i, c in enumerate(cands) if c.token.start >= m), None)
+        if first is None or cands[first].token.start - m > 3000:
+            continue
+        k = keys[first]
+        for j in range(first + 1, len(cands)):
+            if keys[j] == k:
+                # The first entry again: the body starts here if the entries so far were short.
+                # Without a "Contents" marker, the entry must also repeat its heading text.
+                title_key = _heading_key(text, cands[first])
+                same_title = bool(title_key) and title_key == _heading_key(text, cands[j])
+                if (
+                    j - first > 2
+                    and _short_entries(text, cands, first, j)
+                    and (marked or same_title)
+                ):
+                    # The TOC ends with its last entry's line, not where the body restarts:
+                    # a preamble may sit in between.
+                    nl = text.find("\n", cands[j - 1].token.start, cands[j].token.start)
+                    ranges.append((m, nl if nl != -1 else cands[j].token.start))
+                break
+    ranges.extend(_dot_leader_ranges(text))
+    return _merge(ranges)
+
+
+def _heading_key(text: str, c: Candidate) -> str:
+    words = re.findall(r"\w+", text[c.token.end : c.block_end].lower())
+    return " ".join(w for w in words if not w.isdigit())[:40]
+
+
+def _short_entries(text: str, cands: list[Candidate], i: int, j: int) -> bool:
+    span = cands[j].token.start - cands[i].token.start
+    return span / max(1, j - i) < 160 or all(len(_block_text(text, c)) < 120 for c in cands[i:j])
+
+
+def _dot_leader_ranges(text: str) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    run_start = run_end = -1
+    count = 0
+    pos = 0
+    for line in text.split("\n"):
+        end = pos + len(line)
+        if ("...." in line or "…" in line or "····" in line) and _DOT_LEADER_RE.search(line):
+            if count == 0:
+                run_start = pos
+            run_end = end
+            count += 1
+        elif line.strip():
+            if count >= 3:
+                out.append((run_start, run_end))
+            count = 0
+        pos = end + 1
+    if count >= 3:
+        out.append((run_start, run_end))
+    return out
+
+
+def _merge(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for s, e in sorted(ranges):
+        if out and s <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], e))
+        else:
+            out.append((s, e))
+    return out
+
+
+def _key(tok: Token) -> tuple[str, str]:
+    a = tok.alts[0]
+    if a.path is not None:
+        return ("path", ".".join(map(str, a.path)))
+    return (a.style, str(a.value))
+
+
+class TreeBuilder:
+    """Nests accepted clause numbers into a tree (see the module docstring)."""
+
+    def __init__(self, text: str, *, max_depth: int = 6) -> None:
+        self.text = text
+        self.max_depth = max_depth
+        self.root = Node("", "root", 0, None, ClauseKind.CHAPTER, 0, "", 0, 0, None)
+        self.stack: list[Node] = [self.root]
+        self.ns_root: Node = self.root
+        self.last_by_style: dict[str, Node] = {}
+        self.order: list[Node] = []
+        self.used_ids: set[str] = set()
+        self.any_clause = False
+
+    # -- acceptance ---------------------------------------------------------------------
+
+    def add(self, c: Candidate) -> None:
+        """Place a candidate in the tree, or drop it if it does not fit the numbering."""
+        tok = c.token
+        if tok.kind is not ClauseKind.ITEM and _starts_lower(self.text, tok.end):
+            return
+        if tok.alts[0].style == "annex":
+            self._add_annex(c)
+            return
+        if tok.kind is ClauseKind.ITEM and c.strength == GAP and not self._after_stop(tok.start):
+            # "...agree that   a. ...   b. ..." in flattened text: an enumeration inside a
+            # sentence, not list items of their own.
+            return
+        for alt in tok.alts:
+            parent = self._as_sibling(alt, c)
+            if parent is not None:
+                self._push(c, alt, parent)
+                return
+        for alt in tok.alts:
+            parent = self._as_new_level(alt, c)
+            if parent is not None:
+                self._push(c, alt, parent)
+                return
+
+    def _after_stop(self, pos: int) -> bool:
+        while pos > 0 and self.text[pos - 1] in " \t\u3000\u00a0":
+            pos -= 1
+        return pos == 0 or self.text[pos - 1] in ".:;。：；\n"
+
+    def _gap_ok(self, c: Candidate, prev: int, v: int) -> bool:
+        if v <= prev:
+            return False
+        if c.token.keyword:
+            return v - prev <= (3 if c.strength == WEAK else 200)
+        return v - prev <= (1 if c.strength == WEAK else 3)
+
+    def _as_sibling(self, alt: Alt, c: Candidate) -> Node | None:
+        if alt.style == "dec" and alt.path is not None:
+            return self._dec_parent(alt.path, c)
+        for node in reversed(self.stack[1:]):
+            if node is self.ns_root:
+                break
+            if node.style == alt.style:
+                if node.parent is not None and self._gap_ok(c, node.value, alt.value):
+                    return node.parent
+                return None
+        return None
+
+    def _dec_parent(self, path: tuple[int, ...], c: Candidate) -> Node | None:
+        want = path[:-1]
+        for node in reversed(self.stack):
+            if node.path == want:
+                prev = next(
+                    (
+                        ch
+                        for ch in reversed(node.children)
+                        if ch.path is not None and len(ch.path) == len(path)
+                    ),
+                    None,
+                )
+                if prev is not None and prev.path is not None:
+                    return node if self._gap_ok(c, prev.path[-1], path[-1]) else None
+                return node if (path[-1] <= 2 or c.token.keyword) else None
+            if node is self.ns_root:
+                break
+        # No heading for the parent number ("1.2" then "2.1" without "2."): a same-depth sibling.
+        for node in reversed(self.stack):
+            if node is self.ns_root:
+                break
+            if node.path is not None and len(node.path) == len(path) and node.parent is not None:
+                if path[:-1] == node.path[:-1]:
+                    return node.parent if self._gap_ok(c, node.path[-1], path[-1]) else None
+                if path > node.path and (
+                    c.token.keyword
+                    or (
+                        self._gap_ok(c, node.path[-2], path[-2])
+                        and path[-1] <= 2
+                        and c.strength > WEAK
+                    )
+                ):
+                    return node.parent
+                return None
+        if not any(n.path is not None for n in self.stack) and c.strength > WEAK:
+            return self.stack[-1] if (c.token.keyword or path[-1] <= 2) else None
+        return None
+
+    def _as_new_level(self, alt: Alt, c: Candidate) -> Node | None:
+        if alt.style == "dec":
+            return None
+        top = self.stack[-1]
+        if alt.style in _TOP_STYLES:
+            # Articles and chapters never nest under sections or items.
+            top = next(
+                n
+                for n in reversed(self.stack)
+                if n is self.root or n is self.ns_root or n.kind is ClauseKind.CHAPTER
+            )
+            last = self.last_by_style.get(alt.style)
+            if last is None:
+                return top if alt.value == 1 or c.token.keyword else None
+            return top if self._gap_ok(c, last.value, alt.value) else None
+        if alt.value in _FIRST_VALUES and (c.strength > WEAK or alt.style in PATH_STYLES):
+            return top
+        last = self.last_by_style.get(alt.style)
+        if last is not None and self._gap_ok(c, last.value, alt.value):
+            # Numbering that continues across groups (第五条 under 第二章).
+            return top
+        if alt.path is not None:
+            outer = next((n for n in self.stack if n.path is not None), None)
+            if outer is not None and outer.path is not None and outer.parent is not None:
+                if self._gap_ok(c, outer.path[0], alt.value):
+                    return outer.parent
+                return None
+            if c.token.keyword and last is None and c.strength > WEAK:
+                return top
+            if not self.any_clause and alt.value <= 3 and c.strength == STRONG:
+                return top
+        return None
+
+    def _add_annex(self, c: Candidate) -> None:
+        if c.strength == WEAK or not self.any_clause:
+            return
+        line = self.text[c.token.end : c.block_end].strip()
+        if len(line) > 100:
+            return
+        alt = c.token.alts[0]
+        node = self._make(c, alt, self.root)
+        self.stack = [self.root, node]
+        self.ns_root = node
+        self.last_by_style = {}
+
+    # -- construction -------------------------------------------------------------------
+
+    def _push(self, c: Candidate, alt: Alt, parent: Node) -> None:
+        if parent.depth >= self.max_depth:
+            return
+        while self.stack[-1] is not parent:
+            self.stack.pop()
+        node = self._make(c, alt, parent)
+        self.stack.append(node)
+        self.last_by_style[alt.style] = node
+        self.any_clause = True
+
+    def _make(self, c: Candidate, alt: Alt, parent: Node) -> Node:
+        tok = c.token
+        path: tuple[int, ...] | None = None
+        if alt.style == "dec":
+            path = alt.path
+        elif alt.style in PATH_STYLES:
+            if parent.path is not None and parent.style != alt.style:
+                path = (*parent.path, alt.value)
+            else:
+                path = (alt.value,)
+        node = Node(
+            clause_id=self._unique(self._id_for(alt, parent)),
+            style=alt.style,
+            value=alt.value,
+            path=path,
+            kind=tok.kind,
+            start=tok.start,
+            number=self.text[tok.number_start : tok.number_end].strip(),
+            token_end=tok.end,
+            block_end=c.block_end,
+            parent=parent,
+            keyword=tok.keyword,
+            depth=parent.depth + 1,
+        )
+        parent.children.append(node)
+        self.order.append(node)
+        return node
+
+    def _id_for(self, alt: Alt, parent: Node) -> str:
+        s = alt.style
+        ns = "" if self.ns_root is self.root else self.ns_root.clause_id + "/"
+        # Directly under the document, an annex or a chapter, ids carry no parent prefix:
+        # articles are numbered document-wide even when grouped in chapters.
+        top = parent is self.root or parent is self.ns_root or parent.kind is ClauseKind.CHAPTER
+        if s == "annex":
+            return alt.label
+        if s == "cn_chapter":
+            return f"{ns}第{alt.value}章"
+        if s == "cn_section":
+            base = parent.clause_id if parent.kind is ClauseKind.CHAPTER else ns
+            return f"{base}第{alt.value}节"
+        if s in ("kw:part", "kw:chapter"):
+            return f"{ns}{s[3:].title()} {alt.value}"
+        if s == "dec":
+            return ns + alt.label
+        if s in PATH_STYLES or s in ("cn_enum", "dun_num"):
+            label = alt.label if s == "dec1" else str(alt.value)
+            return ns + label if top else f"{parent.clause_id}.{label}"
+        label = str(alt.value) if s == "paren_cn" else alt.label
+        if top:
+            return ns + (label if s.startswith("dot_") else f"({label})")
+        return f"{parent.clause_id}({label})"
+
+    def _unique(self, cid: str) -> str:
+        if cid not in self.used_ids:
+            self.used_ids.add(cid)
+            return cid
+        n = 2
+        while f"{cid}~{n}" in self.used_ids:
+            n += 1
+        self.used_ids.add(f"{cid}~{n}")
+        return f"{cid}~{n}"
+
+    # -- finishing ----------------------------------------------------------------------
+
+    def _drop_annex_listings(self) -> None:
+        """'Appendix 1: Material  Appendix 2: Plan' lists annexes; only real annexes are nodes."""
+        keep: list[Node] = []
+        for i, node in enumerate(self.order):
+            nxt = self.order[i + 1] if i + 1 < len(self.order) else None
+            if (
+                node.kind is ClauseKind.ANNEX
+                and not node.children
+                and nxt is not None
+                and nxt.kind is ClauseKind.ANNEX
+                and nxt.start - node.start < 200
+            ):
+                self.root.children.remove(node)
+                self.used_ids.discard(node.clause_id)
+                continue
+            keep.append(node)
+        self.order = keep
+
+    def finish(self) -> list[Node]:
+        """Set end offsets, titles and body offsets; return the top-level nodes."""
+        self._drop_annex_listings()
+        text = self.text
+        n = len(text)
+        open_nodes: list[Node] = []
+        for node in self.order:
+            while open_nodes and open_nodes[-1].depth >= node.depth:
+                open_nodes.pop().end = node.start
+            open_nodes.append(node)
+        for node in open_nodes:
+            node.end = n
+        for node in self.order:
+            end = node.end
+            while end > node.start and text[end - 1].isspace():
+                end -= 1
+            node.end = end
+            limit = node.children[0].start if node.children else node.end
+            node.title, node.body = split_title(text, node.token_end, node.block_end, limit)
+            node.body = max(node.start, min(node.body, node.end))
+        return self.root.children
+
+
+def _starts_lower(text: str, pos: int) -> bool:
+    n = len(text)
+    while pos < n and text[pos] in " \t\u3000\u00a0.:)":
+        pos += 1
+    ch = text[pos] if pos < n else ""
+    return ch.isascii() and ch.islower()

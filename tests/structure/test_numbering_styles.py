@@ -1,0 +1,249 @@
+"""Each numbering style, titles, tables of contents and false positives, on small texts."""
+
+from __future__ import annotations
+
+import pytest
+
+from contract_review.models import ClauseKind, DocumentStructure
+from contract_review.structure_parser import DocumentParserConfig, StructureParser
+
+
+def _parse(text: str) -> DocumentStructure:
+    structure = StructureParser().parse(text)
+    for c in structure.iter_clauses():
+        assert text[c.start_offset : c.end_offset] == c.text
+    return structure
+
+
+def _tree(structure: DocumentStructure) -> list[tuple[str, str | None, str]]:
+    return [
+        (c.clause_id, c.parent_id, c.title)
+        for c in structure.iter_clauses()
+        if c.kind is not ClauseKind.PREAMBLE
+    ]
+
+
+def test_decimal_numbering_nests_by_path() -> None:
+    text = (
+        "1. DEFINITIONS\n1.1 Terms. Words have meanings.\n1.1.1 First.\n1.1.1.1 Deep item here.\n"
+        "1.2 Interpretation\nHeadings are for convenience.\n2. PAYMENT\n2.1 The Buyer pays.\n"
+    )
+    assert _tree(_parse(text)) == [
+        ("1", None, "DEFINITIONS"),
+        ("1.1", "1", "Terms"),
+        ("1.1.1", "1.1", "First"),
+        ("1.1.1.1", "1.1.1", ""),
+        ("1.2", "1", "Interpretation"),
+        ("2", None, "PAYMENT"),
+        ("2.1", "2", ""),
+    ]
+
+
+def test_fidic_clause_and_sub_clause_with_gaps_and_items() -> None:
+    text = (
+        "Clause 4 The Contractor\nSub-Clause 4.1 General Obligations\nThe Contractor shall:\n"
+        "(a) design the Works;\n(b) execute the Works, and\n(i) remedy defects;\n(ii) insure.\n"
+        "Sub-Clause 4.12 Unforeseeable Conditions\nText.\nClause 20 Claims\n"
+        "Sub-Clause 20.1 Notice\nWithin 28 days.\n"
+    )
+    structure = _parse(text)
+    assert _tree(structure) == [
+        ("4", None, "The Contractor"),
+        ("4.1", "4", "General Obligations"),
+        ("4.1(a)", "4.1", ""),
+        ("4.1(b)", "4.1", ""),
+        ("4.1(b)(i)", "4.1(b)", ""),
+        ("4.1(b)(ii)", "4.1(b)", ""),
+        ("4.12", "4", "Unforeseeable Conditions"),
+        ("20", None, "Claims"),
+        ("20.1", "20", "Notice"),
+    ]
+    clause = structure.get_clause("20.1")
+    assert clause is not None
+    assert clause.number == "Sub-Clause 20.1"
+    assert clause.body == "Within 28 days."
+
+
+def test_article_roman_and_sections() -> None:
+    text = (
+        "ARTICLE I\nDEFINITIONS\nSection 1.1 Defined Terms. The following apply.\n"
+        "ARTICLE II PURCHASE\nSection 2.1 Orders. Buyer orders.\nSection 2.2 Delivery. Seller "
+        "delivers.\nARTICLE ONE HUNDRED is not a heading\n"
+    )
+    assert _tree(_parse(text)) == [
+        ("1", None, "DEFINITIONS"),
+        ("1.1", "1", "Defined Terms"),
+        ("2", None, "PURCHASE"),
+        ("2.1", "2", "Orders"),
+        ("2.2", "2", "Delivery"),
+    ]
+
+
+def test_section_numbers_restarting_inside_articles_get_prefixed_ids() -> None:
+    text = (
+        "Article 1 Scope\nSection 1 Goods. Text.\nSection 2 Services. Text.\n"
+        "Article 2 Price\nSection 1 Fees. Text.\n"
+    )
+    assert [c.clause_id for c in _parse(text).iter_clauses()] == ["1", "1.1", "1.2", "2", "2.1"]
+
+
+def test_chinese_chapters_articles_and_items() -> None:
+    text = (
+        "建设工程施工合同\n第一章 总则\n第一条 定义\n1.1 “发包人”是指甲方。\n1.2 工程指本合同项下的全部工程。\n"
+        "第二条 工期\n本工程工期为365天。\n第二章 价款\n第三条 合同价款\n（一）基本价款；\n（二）调整价款。\n"
+        "第4条 违约责任\n一、乙方逾期的，按日支付违约金。\n二、甲方逾期的，支付利息。\n"
+    )
+    structure = _parse(text)
+    assert _tree(structure) == [
+        ("第1章", None, "总则"),
+        ("1", "第1章", "定义"),
+        ("1.1", "1", ""),
+        ("1.2", "1", ""),
+        ("2", "第1章", "工期"),
+        ("第2章", None, "价款"),
+        ("3", "第2章", "合同价款"),
+        ("3(1)", "3", ""),
+        ("3(2)", "3", ""),
+        ("4", "第2章", "违约责任"),
+        ("4.1", "4", ""),
+        ("4.2", "4", ""),
+    ]
+    assert structure.language == "zh-CN"
+    assert structure.definitions["发包人"].definition == "甲方"
+    assert structure.definitions["工程"].definition == "本合同项下的全部工程"
+    assert structure.definitions["工程"].clause_id == "1.2"
+
+
+def test_chinese_cross_references_and_validity() -> None:
+    text = "第一条 总则\n详见本合同第三条及第1.2条。\n1.2 范围\n适用第二条，不适用第四十五条。\n第二条 其他\n"
+    refs = [
+        (r.reference_text, r.target_clause_id, r.is_valid) for r in _parse(text).cross_references
+    ]
+    assert refs == [
+        ("第三条", "3", False),
+        ("第1.2条", "1.2", True),
+        ("第二条", "2", True),
+        ("第四十五条", "45", False),
+    ]
+
+
+def test_table_of_contents_does_not_duplicate_clauses() -> None:
+    text = (
+        "TABLE OF CONTENTS\n1. Definitions ........ 1\n2. Payment ........ 3\n3. Term ........ 4\n\n"
+        "This Agreement is made between A and B.\n"
+        "1. Definitions\n“Fee” means the fee.\n2. Payment\nThe Buyer pays.\n3. Term\nOne year.\n"
+    )
+    structure = _parse(text)
+    assert [c.clause_id for c in structure.iter_clauses()] == ["preamble", "1", "2", "3"]
+    assert structure.get_clause("1") is not None
+    assert structure.clauses[1].start_offset > text.index("This Agreement")
+    assert len(structure.toc_ranges) == 1
+
+
+def test_flattened_edgar_text_with_gaps() -> None:
+    text = (
+        "AGREEMENT   The parties agree as follows:   1. Services.   1.1. Supplier shall provide "
+        "the Services.   1.2. Supplier shall be paid.   2. Term.   2.1. This Agreement lasts one"
+        " year. The fee is 2.5 million dollars.   3. Governing Law. This Agreement is governed by "
+        "the laws of New York."
+    )
+    assert _tree(_parse(text)) == [
+        ("1", None, "Services"),
+        ("1.1", "1", ""),
+        ("1.2", "1", ""),
+        ("2", None, "Term"),
+        ("2.1", "2", ""),
+        ("3", None, "Governing Law"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "2.5 million units shall be delivered",
+        "30 days after notice",
+        "Section 3 of the Act applies",
+        "Exhibit A attached hereto",
+        "(c) as stated above",
+        "1990 was the year",
+    ],
+)
+def test_numbers_that_are_not_headings(line: str) -> None:
+    text = f"1. Scope\nThe Supplier shall deliver goods and the quantity below\n{line}\n2. Price\n"
+    assert [c.clause_id for c in _parse(text).iter_clauses()] == ["1", "2"]
+
+
+def test_definitions_glossary_table_and_quoted() -> None:
+    text = (
+        "1. Definitions\n| Term | Meaning |\n|---|---|\n| Works | all works to be executed |\n"
+        '| "Site" | the place of the Works. |\n"Contract Price" shall mean the price stated. '
+        'Other text.\n"Goods" includes equipment; and\n'
+    )
+    defs = _parse(text).definitions
+    assert {k: (v.definition, v.source) for k, v in defs.items()} == {
+        "Works": ("all works to be executed", "glossary_table"),
+        "Site": ("the place of the Works", "glossary_table"),
+        "Contract Price": ("the price stated", "quoted"),
+        "Goods": ("equipment", "quoted"),
+    }
+
+
+def test_cross_references_english() -> None:
+    text = (
+        "1. Scope\nSee Sub-Clause 2.1 and Clause 9, Section 2(b) and Sections 2.1 and 2.2; "
+        "Article II applies. Section 365(n) of the Bankruptcy Code is external.\n"
+        "2. Price\n2.1 Fee\n(b) payable monthly.\n2.2 Tax\n"
+    )
+    refs = [
+        (r.reference_text, r.target_clause_id, r.is_valid) for r in _parse(text).cross_references
+    ]
+    assert refs == [
+        ("Sub-Clause 2.1", "2.1", True),
+        ("Clause 9", "9", False),
+        ("Section 2(b)", "2(b)", False),
+        ("Sections 2.1", "2.1", True),
+        ("2.2", "2.2", True),
+        ("Article II", "2", True),
+    ]
+
+
+def test_annexes_restart_numbering_under_their_own_ids() -> None:
+    text = (
+        "1. Scope\nText.\n2. Price\nText.\nEXHIBIT A\nPRICING\n1. Unit prices\nText.\n"
+        "2. Discounts\nText.\nSchedule 2 - Service Levels\n1. Availability\n"
+    )
+    ids = [c.clause_id for c in _parse(text).iter_clauses()]
+    assert ids == [
+        "1",
+        "2",
+        "Exhibit A",
+        "Exhibit A/1",
+        "Exhibit A/2",
+        "Schedule 2",
+        "Schedule 2/1",
+    ]
+
+
+def test_markdown_headings() -> None:
+    text = "# Agreement\n\n## 1. Services\n\n1.1 The Supplier works.\n\n## 2. Fees\n\n**2.1 Fees.** Paid.\n"
+    assert _tree(_parse(text)) == [
+        ("1", None, "Services"),
+        ("1.1", "1", ""),
+        ("2", None, "Fees"),
+        ("2.1", "2", "Fees"),
+    ]
+
+
+def test_config_can_switch_off_items_and_limit_depth() -> None:
+    text = "1. Scope\n1.1 Goods\n(a) steel;\n(b) glass.\n1.1.1 Spares\n"
+    no_items = StructureParser(DocumentParserConfig(parse_items=False)).parse(text)
+    assert [c.clause_id for c in no_items.iter_clauses()] == ["1", "1.1", "1.1.1"]
+    shallow = StructureParser(DocumentParserConfig(max_depth=2)).parse(text)
+    assert [c.clause_id for c in shallow.iter_clauses()] == ["1", "1.1"]
+    fidic = StructureParser(DocumentParserConfig(structure_type="fidic")).parse(text)
+    assert fidic.structure_type == "fidic"
+
+
+def test_unnumbered_text_is_one_body_node() -> None:
+    structure = _parse("This letter agreement has no numbered clauses at all.\n")
+    assert [(c.clause_id, c.kind) for c in structure.clauses] == [("body", ClauseKind.PREAMBLE)]
