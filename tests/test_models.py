@@ -153,7 +153,8 @@ def test_structure_lookups_survive_round_trip() -> None:
     again = m.DocumentStructure.model_validate_json(structure.model_dump_json())
     assert again == structure
     found = again.clause_at(35)
-    assert found is not None and found.clause_id == "14.2"
+    assert found is not None
+    assert found.clause_id == "14.2"
     assert [c.clause_id for c in again.leaf_clauses()] == ["14.2"]
     assert again.get_clause("missing") is None
 

@@ -300,6 +300,8 @@ class _RunProps:
 
     def over(self, base: _RunProps) -> _RunProps:
         """These properties applied on top of `base` (set values win)."""
+        if self is _NO_PROPS:
+            return base
         return _RunProps(
             vanish=base.vanish if self.vanish is None else self.vanish,
             size=base.size if self.size is None else self.size,
@@ -330,17 +332,44 @@ class _RunProps:
 _NO_PROPS = _RunProps()
 
 
-def _parse_rpr(rpr: etree._Element | None) -> _RunProps:
+def _parse_rpr(rpr: etree._Element | None) -> tuple[_RunProps, str | None]:
+    """The hiding-relevant properties of a `w:rPr` and its character style id.
+
+    One pass over the children: this runs for every run of the document.
+    """
     if rpr is None:
-        return _NO_PROPS
-    highlight = rpr.find(_HIGHLIGHT)
-    return _RunProps(
-        vanish=_on(rpr.find(_VANISH)),
-        size=_half_points(rpr.find(_SZ)),
-        white=_is_white(rpr.find(_COLOR)),
-        shading_dark=_shading_dark(rpr.find(_SHD)),
-        highlight_dark=None if highlight is None else highlight.get(_VAL) in _DARK_HIGHLIGHTS,
-    )
+        return _NO_PROPS, None
+    vanish: bool | None = None
+    size: int | None = None
+    white: bool | None = None
+    shading: bool | None = None
+    highlight: bool | None = None
+    run_style: str | None = None
+    for prop in rpr:
+        tag = prop.tag
+        if tag == _SZ:
+            size = _half_points(prop)
+        elif tag == _RSTYLE:
+            run_style = prop.get(_VAL)
+        elif tag == _VANISH:
+            vanish = _on(prop)
+        elif tag == _COLOR:
+            white = _is_white(prop)
+        elif tag == _SHD:
+            shading = _shading_dark(prop)
+        elif tag == _HIGHLIGHT:
+            highlight = prop.get(_VAL) in _DARK_HIGHLIGHTS
+    if vanish is None and size is None and white is None and shading is None and highlight is None:
+        return _NO_PROPS, run_style
+    return _RunProps(vanish, size, white, shading, highlight), run_style
+
+
+def _child(parent: etree._Element, tag: str) -> etree._Element | None:
+    """First child with `tag` (a plain loop beats `find`, which goes through ElementPath)."""
+    for child in parent:
+        if child.tag == tag:
+            return child
+    return None
 
 
 # ------------------------------------------------------------------------------------------
@@ -359,6 +388,13 @@ class _Style:
     ilvl: int | None
 
 
+@dataclass(frozen=True, slots=True)
+class _ParagraphStyleInfo:
+    name: str | None
+    is_heading: bool
+    shading_dark: bool | None
+
+
 _MAX_STYLE_DEPTH = 20  # basedOn chains are short; longer ones are cycles or hostile
 
 
@@ -371,13 +407,15 @@ class _StyleSheet:
         self._defaults = _NO_PROPS
         self._run_cache: dict[tuple[str | None, str | None], _RunProps] = {}
         self._chain_cache: dict[str, tuple[_Style, ...]] = {}
+        self._numbering_cache: dict[str | None, tuple[int | None, int | None, str | None]] = {}
+        self._info_cache: dict[str | None, _ParagraphStyleInfo] = {}
         if styles is None:
             return
         defaults = styles.find(_DOC_DEFAULTS)
         if defaults is not None:
             rpr_default = defaults.find(_RPR_DEFAULT)
             if rpr_default is not None:
-                self._defaults = _parse_rpr(rpr_default.find(_RPR))
+                self._defaults = _parse_rpr(rpr_default.find(_RPR))[0]
         for style in styles.iterfind(_STYLE):
             style_id = style.get(_STYLE_ID)
             if style_id is None:
@@ -392,7 +430,7 @@ class _StyleSheet:
                 style_type=style_type,
                 name=name_el.get(_VAL) if name_el is not None else None,
                 based_on=based_el.get(_VAL) if based_el is not None else None,
-                run_props=_parse_rpr(style.find(_RPR)),
+                run_props=_parse_rpr(style.find(_RPR))[0],
                 paragraph_shading_dark=_shading_dark(ppr.find(_SHD)) if ppr is not None else None,
                 num_id=_int_val(num_pr.find(_NUM_ID)) if num_pr is not None else None,
                 ilvl=_int_val(num_pr.find(_ILVL)) if num_pr is not None else None,
@@ -433,6 +471,14 @@ class _StyleSheet:
 
     def numbering(self, style_id: str | None) -> tuple[int | None, int | None, str | None]:
         """(numId, ilvl, id of the style giving the numId) inherited from a paragraph style."""
+        cached = self._numbering_cache.get(style_id)
+        if cached is None:
+            cached = self._numbering_cache[style_id] = self._inherited_numbering(style_id)
+        return cached
+
+    def _inherited_numbering(
+        self, style_id: str | None
+    ) -> tuple[int | None, int | None, str | None]:
         num_id: int | None = None
         ilvl: int | None = None
         source: str | None = None
@@ -449,8 +495,20 @@ class _StyleSheet:
         """Style id -> the numId in the style's own numPr (targets of `w:numStyleLink`)."""
         return {sid: s.num_id for sid, s in self._styles.items() if s.num_id is not None}
 
-    def paragraph_shading_dark(self, style_id: str | None) -> bool | None:
-        """Paragraph shading inherited from the paragraph style, if any."""
+    def paragraph_info(self, style_id: str | None) -> _ParagraphStyleInfo:
+        """Name, heading-ness and shading of a paragraph style (cached)."""
+        info = self._info_cache.get(style_id)
+        if info is None:
+            name = self.name(style_id)
+            info = _ParagraphStyleInfo(
+                name=name,
+                is_heading=name is not None and bool(_HEADING_STYLE.match(name)),
+                shading_dark=self._paragraph_shading_dark(style_id),
+            )
+            self._info_cache[style_id] = info
+        return info
+
+    def _paragraph_shading_dark(self, style_id: str | None) -> bool | None:
         for style in self.chain(style_id):
             if style.paragraph_shading_dark is not None:
                 return style.paragraph_shading_dark
@@ -530,6 +588,8 @@ class _DocxReader:
 
     def __init__(self, document: DocxDocument) -> None:
         self._body = document.element.body
+        # One C-level scan spares looking for text boxes in every paragraph of most documents.
+        self._has_text_boxes = next(self._body.iter(_TXBX_CONTENT), None) is not None
         self._styles = _StyleSheet(_part_element(document, RT.STYLES))
         self._numbering = NumberingResolver(
             _part_element(document, RT.NUMBERING), self._styles.own_num_ids()
@@ -572,8 +632,9 @@ class _DocxReader:
                 style=paragraph.style_name,
             )
         # Text boxes come after their anchor paragraph (Word draws them as separate stories).
-        for index, box in enumerate(iter_text_boxes(p), start=1):
-            self._walk(box, f"{locator}/txbx[{index}]", dark)
+        if self._has_text_boxes:
+            for index, box in enumerate(iter_text_boxes(p), start=1):
+                self._walk(box, f"{locator}/txbx[{index}]", dark)
 
     def _block_table(
         self, table: etree._Element, number: int, prefix: str | None, dark: bool
@@ -625,8 +686,9 @@ class _DocxReader:
                 paragraph = self._paragraph(block, dark)
                 if paragraph is not None and not _is_blank(paragraph.segments):
                     parts.append(paragraph.segments)
-                for box in iter_text_boxes(block):
-                    self._collect_flat(box, dark, parts)
+                if self._has_text_boxes:
+                    for box in iter_text_boxes(block):
+                        self._collect_flat(box, dark, parts)
             else:
                 for row in iter_table_rows(block):
                     row_segments = self._row_segments(row, dark)
@@ -640,44 +702,53 @@ class _DocxReader:
 
         Advances the numbering counters (call it once per paragraph, in document order).
         """
-        p_pr = p.find(_PPR)
+        p_pr: etree._Element | None = None
         style_id: str | None = None
+        num_pr: etree._Element | None = None
+        shading: bool | None = None
         mark_deleted = False
+        for first in p:  # w:pPr, when present, is the first child
+            if first.tag == _PPR:
+                p_pr = first
+            break
         if p_pr is not None:
-            pstyle = p_pr.find(_PSTYLE)
-            style_id = pstyle.get(_VAL) if pstyle is not None else None
-            shading = _shading_dark(p_pr.find(_SHD))
-            mark_rpr = p_pr.find(_RPR)
-            mark_deleted = mark_rpr is not None and mark_rpr.find(_DEL) is not None
-        else:
-            shading = None
+            for prop in p_pr:
+                tag = prop.tag
+                if tag == _PSTYLE:
+                    style_id = prop.get(_VAL)
+                elif tag == _NUMPR:
+                    num_pr = prop
+                elif tag == _SHD:
+                    shading = _shading_dark(prop)
+                elif tag == _RPR:
+                    mark_deleted = _child(prop, _DEL) is not None
         if style_id is None or style_id not in self._styles:
             style_id = self._styles.default_paragraph_style
+        info = self._styles.paragraph_info(style_id)
         if shading is None:
-            shading = self._styles.paragraph_shading_dark(style_id)
+            shading = info.shading_dark
         state = _ParagraphState(style_id, dark if shading is None else shading)
         self._inline(p, state)
         segments = _strip_breaks(state.segments)
         if mark_deleted and _is_blank(segments):
             return None  # the whole paragraph is a tracked deletion: Word does not number it
-        label = self._label(p_pr, style_id)
+        label = self._label(num_pr, style_id)
         if label is not None:
             segments = [(label.text + label.suffix, None), *segments]
-        name = self._styles.name(style_id)
         return _Paragraph(
-            segments=segments,
-            label=label,
-            style_name=name,
-            is_heading=name is not None and bool(_HEADING_STYLE.match(name)),
+            segments=segments, label=label, style_name=info.name, is_heading=info.is_heading
         )
 
-    def _label(self, p_pr: etree._Element | None, style_id: str | None) -> NumberLabel | None:
+    def _label(self, num_pr: etree._Element | None, style_id: str | None) -> NumberLabel | None:
+        """Word's number for a paragraph with direct `w:numPr` `num_pr` and style `style_id`."""
         num_id: int | None = None
         ilvl: int | None = None
-        num_pr = p_pr.find(_NUMPR) if p_pr is not None else None
         if num_pr is not None:
-            num_id = _int_val(num_pr.find(_NUM_ID))
-            ilvl = _int_val(num_pr.find(_ILVL))
+            for prop in num_pr:
+                if prop.tag == _NUM_ID:
+                    num_id = _int_val(prop)
+                elif prop.tag == _ILVL:
+                    ilvl = _int_val(prop)
         style_num_id, style_ilvl, source_style = self._styles.numbering(style_id)
         if num_id is None:
             num_id = style_num_id
@@ -712,15 +783,19 @@ class _DocxReader:
             # w:del / w:moveFrom (deleted), w:pPr, bookmarks, comments, proofing: no text.
 
     def _run(self, run: etree._Element, state: _ParagraphState) -> None:
-        rpr = run.find(_RPR)
-        run_style: str | None = None
-        if rpr is not None:
-            rstyle = rpr.find(_RSTYLE)
-            run_style = rstyle.get(_VAL) if rstyle is not None else None
-        props = _parse_rpr(rpr).over(self._styles.run_props(state.style_id, run_style))
-        reason = props.hidden_reason(state.background_dark)
+        reason: str | None = None
+        resolved = False
         for child in run:
             tag = child.tag
+            if not resolved:
+                # Run properties come first (w:rPr is the run's first child when present).
+                rpr = child if tag == _RPR else None
+                direct, run_style = _parse_rpr(rpr)
+                base = self._styles.run_props(state.style_id, run_style)
+                reason = direct.over(base).hidden_reason(state.background_dark)
+                resolved = True
+                if rpr is not None:
+                    continue
             if tag == _FLD_CHAR:
                 kind = child.get(_FLD_CHAR_TYPE)
                 if kind == "begin":
@@ -771,15 +846,16 @@ class _DocxReader:
                     last.text += text
                 else:
                     self.hidden.append(
-                        HiddenTextSpan(
+                        HiddenTextSpan.model_construct(
                             start=position, end=position + len(text), reason=reason, text=text
                         )
                     )
             pieces.append(text)
             position += len(text)
         self.lines.append("".join(pieces))
+        # model_construct: the values are built here and valid; validation would double the cost.
         self.blocks.append(
-            TextBlock(
+            TextBlock.model_construct(
                 start=start,
                 end=position,
                 kind=kind,

@@ -80,6 +80,8 @@ class _Level:
     fmt: str = "decimal"
     custom_format: str | None = None  # w:numFmt/@w:format, used by fmt="custom"
     template: str | None = None  # w:lvlText/@w:val; None: the level has no lvlText
+    # The template split into literal text and 0-based level references ("%2" -> 1).
+    parts: tuple[str | int, ...] = ()
     is_lgl: bool = False
     restart: int | None = None  # w:lvlRestart/@w:val; None: restart after any higher level
     suffix: str = "\t"
@@ -148,11 +150,27 @@ def _parse_level(lvl: etree._Element) -> _Level:
         fmt=fmt,
         custom_format=custom,
         template=template,
+        parts=_compile_template(template),
         is_lgl=_on(lvl.find(_IS_LGL)),
         restart=_int_attr(lvl.find(_LVL_RESTART)),
         suffix=suffix,
         pstyle=pstyle_el.get(_VAL) if pstyle_el is not None else None,
     )
+
+
+def _compile_template(template: str | None) -> tuple[str | int, ...]:
+    if not template:
+        return ()
+    parts: list[str | int] = []
+    position = 0
+    for match in _PLACEHOLDER.finditer(template):
+        if match.start() > position:
+            parts.append(template[position : match.start()])
+        parts.append(int(match.group(1)) - 1)
+        position = match.end()
+    if position < len(template):
+        parts.append(template[position:])
+    return tuple(parts)
 
 
 def _parse_levels(parent: etree._Element) -> dict[int, _Level]:
@@ -301,9 +319,11 @@ class NumberingResolver:
                 counters[deeper] = None
         if level.fmt == "bullet" or level.template is None:
             return None
-        label = _PLACEHOLDER.sub(
-            lambda m: self._render_level(resolved, counters, int(m.group(1)) - 1, level.is_lgl),
-            level.template,
+        label = "".join(
+            part
+            if isinstance(part, str)
+            else self._render_level(resolved, counters, part, level.is_lgl)
+            for part in level.parts
         )
         if not label.strip():
             return None
@@ -327,6 +347,7 @@ def _with_start(level: _Level, start: int) -> _Level:
         fmt=level.fmt,
         custom_format=level.custom_format,
         template=level.template,
+        parts=level.parts,
         is_lgl=level.is_lgl,
         restart=level.restart,
         suffix=level.suffix,
