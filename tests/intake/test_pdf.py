@@ -7,7 +7,6 @@ import random
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -30,8 +29,9 @@ from contract_review.intake._pdf import (
     read_pdf,
 )
 from contract_review.models import DocumentFormat
+from tests.builders import CJK_FONT as _CJK_FONT
+from tests.builders import make_pdf as _make_pdf
 
-_CJK_FONT = "STSong-Light"
 _WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot"]
 _HEADER = "ACME SUPPLY AGREEMENT – CONFIDENTIAL"
 
@@ -55,37 +55,6 @@ _CONTRACT_PAGES = [
         "Total liability is capped at the Price paid in the last 12 months.",
     ],
 ]
-
-
-def _make_pdf(
-    path: Path,
-    pages: Sequence[Sequence[str]],
-    *,
-    font: str = "Helvetica",
-    header: str | None = None,
-    footer: str | None = None,
-) -> Path:
-    """Write a PDF with one page per entry of `pages`, one drawn line per string.
-
-    `footer` may contain "{n}" and "{m}" for the page number and the page count.
-    """
-    if font == _CJK_FONT:
-        pdfmetrics.registerFont(UnicodeCIDFont(_CJK_FONT))
-    width, height = A4
-    pdf = canvas.Canvas(str(path), pagesize=A4)
-    for number, lines in enumerate(pages, start=1):
-        pdf.setFont(font, 11)
-        if header is not None:
-            pdf.drawString(72, height - 40, header)
-        y = height - 100
-        for line in lines:
-            pdf.drawString(72, y, line)
-            y -= 16
-        if footer is not None:
-            pdf.drawCentredString(width / 2, 30, footer.format(n=number, m=len(pages)))
-        pdf.showPage()
-    pdf.save()
-    return path
 
 
 def _contract_pdf(tmp_path: Path) -> Path:
