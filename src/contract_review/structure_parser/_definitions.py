@@ -105,10 +105,19 @@ def _lines(text: str) -> Iterator[tuple[int, str]]:
         pos += len(line) + 1
 
 
+def _lines_with(text: str, needle: str) -> Iterator[tuple[int, str]]:
+    """(offset, line) of each line containing `needle`, without walking every line."""
+    i = text.find(needle)
+    while i != -1:
+        pos = text.rfind("\n", 0, i) + 1
+        end = text.find("\n", i)
+        end = len(text) if end == -1 else end
+        yield pos, text[pos:end]
+        i = text.find(needle, end)
+
+
 def _chinese(text: str) -> Iterator[DefinedTerm]:
-    for pos, line in _lines(text):
-        if "指" not in line:
-            continue
+    for pos, line in _lines_with(text, "指"):
         start = pos
         while start < pos + len(line) and line[start - pos] in " \t\u3000":
             start += 1
@@ -143,6 +152,8 @@ def _cells(line: str) -> list[str]:
 
 def _glossary(text: str) -> Iterator[DefinedTerm]:
     """Two-column tables whose header names a term and its meaning."""
+    if "|" not in text:
+        return
     in_glossary = False
     for pos, line in _lines(text):
         if "|" not in line:

@@ -10,6 +10,7 @@ clauses in messy text.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from contract_review.models import ClauseKind
@@ -22,14 +23,17 @@ _BLOCK_END_RE = re.compile(r"\n|[ \t\u3000\u00a0]{3,}|\t")
 _TOC_MARKER_RE = re.compile(
     r"(?:table\s+of\s+contents|contents|index|目\s*录)[ \t:：.*]*$", re.IGNORECASE
 )
-_DOT_LEADER_RE = re.compile(r"(?:\.{4,}|…{2,}|·{4,})\s*\d{1,4}\s*$")
+_DOT_LEADER_RE = re.compile(r"(?:\.[ \t]?){4,}[ \t]*\d{1,4}\b|(?:…{2,}|·{4,})[ \t]*\d{1,4}\b")
 _FIRST_VALUES = frozenset({1})
-_TOP_STYLES = frozenset({"kw:article", "kw:part", "kw:chapter", "cn_chapter", "cn_article"})
+_TOP_STYLES = frozenset(
+    {"kw:article", "kw:part", "kw:chapter", "cn_chapter", "cn_article", "dot_ROMAN"}
+)
 # Characters a clause number can start with (lower-case letters are checked separately).
 _START_CHARS = frozenset(
     "0123456789(（第§附#*_" + "零〇一二两三四五六七八九十百千" + "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 )
 _LONG_LINE = 250
+_MAX_BLOCK = 600
 
 
 @dataclass(slots=True)
@@ -126,8 +130,11 @@ def find_candidates(text: str) -> list[Candidate]:
             continue
         if strength == WEAK and not _weak_ok(text, tok):
             continue
-        be = _BLOCK_END_RE.search(text, tok.end)
-        found.append(Candidate(tok, strength, be.start() if be else len(text)))
+        # A block longer than _MAX_BLOCK is body text anyway; bounding the search keeps flattened
+        # (one-line) documents linear.
+        limit = min(len(text), tok.end + _MAX_BLOCK)
+        be = _BLOCK_END_RE.search(text, tok.end, limit)
+        found.append(Candidate(tok, strength, be.start() if be else limit))
     return found
 
 
@@ -208,25 +215,38 @@ def _short_entries(text: str, cands: list[Candidate], i: int, j: int) -> bool:
     return span / max(1, j - i) < 160 or all(len(_block_text(text, c)) < 120 for c in cands[i:j])
 
 
+def _leaders(text: str) -> Iterator[re.Match[str]]:
+    """Dot leaders followed by a page number; found with str.find, as a regex scan is slow."""
+    n = len(text)
+    for needle in ("....", ". . .", "……", "····"):
+        i = text.find(needle)
+        while i != -1:
+            m = _DOT_LEADER_RE.match(text, i)
+            j = i + len(needle)
+            while j < n and text[j] in ". \t…·":
+                j += 1
+            if m is not None:
+                yield m
+            i = text.find(needle, max(j, m.end() if m else j))
+
+
 def _dot_leader_ranges(text: str) -> list[tuple[int, int]]:
+    """TOC entries with dot leaders and page numbers ("FEES . . . . 12"), even run together."""
     out: list[tuple[int, int]] = []
-    run_start = run_end = -1
-    count = 0
-    pos = 0
-    for line in text.split("\n"):
-        end = pos + len(line)
-        if ("...." in line or "…" in line or "····" in line) and _DOT_LEADER_RE.search(line):
-            if count == 0:
-                run_start = pos
-            run_end = end
-            count += 1
-        elif line.strip():
-            if count >= 3:
-                out.append((run_start, run_end))
-            count = 0
-        pos = end + 1
-    if count >= 3:
-        out.append((run_start, run_end))
+    group: list[re.Match[str]] = []
+
+    def flush() -> None:
+        if len(group) >= 3:
+            first = group[0].start()
+            line_start = text.rfind("\n", 0, first) + 1
+            out.append((max(line_start, first - 200), group[-1].end()))
+
+    for m in sorted(_leaders(text), key=lambda m: m.start()):
+        if group and m.start() - group[-1].end() > 300:
+            flush()
+            group = []
+        group.append(m)
+    flush()
     return out
 
 
