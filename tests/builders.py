@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from docx.document import Document as DocxDocument
+from docx.oxml.parser import parse_xml
+from docx.text.paragraph import Paragraph
+from lxml import etree
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfgen import canvas
 
+W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+NS_DECLS = f'xmlns:w="{W_NS}" xmlns:v="urn:schemas-microsoft-com:vml"'
 CJK_FONT = "STSong-Light"
 """reportlab's built-in Chinese CID font."""
 
@@ -43,3 +50,55 @@ def make_pdf(
         pdf.showPage()
     pdf.save()
     return path
+
+
+def xml_element(snippet: str) -> etree._Element:
+    """Parse one WordprocessingML element written with the w: (and v:) prefixes."""
+    return parse_xml(re.sub(r"^<([\w:]+)", rf"<\1 {NS_DECLS}", snippet, count=1))
+
+
+def numbering_level(
+    ilvl: int,
+    text: str,
+    fmt: str = "decimal",
+    *,
+    start: int = 1,
+    extra: str = "",
+) -> str:
+    return (
+        f'<w:lvl w:ilvl="{ilvl}"><w:start w:val="{start}"/><w:numFmt w:val="{fmt}"/>'
+        f'{extra}<w:lvlText w:val="{text}"/></w:lvl>'
+    )
+
+
+def add_abstract_num(doc: DocxDocument, abstract_id: int, *levels: str, link: str = "") -> None:
+    """Add a w:abstractNum (before the first w:num, as the schema wants)."""
+    numbering = doc.part.numbering_part.element
+    abstract = xml_element(
+        f'<w:abstractNum w:abstractNumId="{abstract_id}">'
+        f'<w:multiLevelType w:val="multilevel"/>{link}{"".join(levels)}</w:abstractNum>'
+    )
+    first_num = numbering.find(f"{{{W_NS}}}num")
+    if first_num is None:
+        numbering.append(abstract)
+    else:
+        first_num.addprevious(abstract)
+
+
+def add_num(doc: DocxDocument, num_id: int, abstract_id: int, overrides: str = "") -> None:
+    doc.part.numbering_part.element.append(
+        xml_element(
+            f'<w:num w:numId="{num_id}"><w:abstractNumId w:val="{abstract_id}"/>{overrides}</w:num>'
+        )
+    )
+
+
+def numbered_paragraph(
+    doc: DocxDocument, text: str, num_id: int, ilvl: int | None = 0
+) -> Paragraph:
+    """A paragraph with direct numbering (numPr in its pPr)."""
+    paragraph = doc.add_paragraph(text)
+    ilvl_xml = f'<w:ilvl w:val="{ilvl}"/>' if ilvl is not None else ""
+    num_pr = xml_element(f'<w:numPr>{ilvl_xml}<w:numId w:val="{num_id}"/></w:numPr>')
+    paragraph._p.get_or_add_pPr().append(num_pr)
+    return paragraph

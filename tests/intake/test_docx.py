@@ -6,7 +6,6 @@ template's numbering part), saved to tmp_path and read back.
 
 from __future__ import annotations
 
-import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -15,74 +14,23 @@ import docx
 import pytest
 from docx.document import Document as DocxDocument
 from docx.enum.style import WD_STYLE_TYPE
-from docx.oxml.parser import parse_xml
 from docx.shared import Pt, RGBColor
-from docx.text.paragraph import Paragraph
-from lxml import etree
 
 from contract_review.config import Settings
 from contract_review.errors import CorruptDocumentError, EmptyDocumentError
 from contract_review.intake._docx import iter_block_elements, read_docx
 from contract_review.intake._numbering import format_number
 from contract_review.models import DocumentFormat, LoadedText
-
-W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
-NS_DECLS = f'xmlns:w="{W_NS}" xmlns:v="urn:schemas-microsoft-com:vml"'
-
+from tests.builders import W_NS
+from tests.builders import add_abstract_num as _add_abstract
+from tests.builders import add_num as _add_num
+from tests.builders import numbered_paragraph as _numbered
+from tests.builders import numbering_level as _level
+from tests.builders import xml_element as _xml
 
 # ------------------------------------------------------------------------------------------
 # Building documents
 # ------------------------------------------------------------------------------------------
-
-
-def _xml(snippet: str) -> etree._Element:
-    """Parse one WordprocessingML element written with the w: (and v:) prefixes."""
-    return parse_xml(re.sub(r"^<([\w:]+)", rf"<\1 {NS_DECLS}", snippet, count=1))
-
-
-def _level(
-    ilvl: int,
-    text: str,
-    fmt: str = "decimal",
-    *,
-    start: int = 1,
-    extra: str = "",
-) -> str:
-    return (
-        f'<w:lvl w:ilvl="{ilvl}"><w:start w:val="{start}"/><w:numFmt w:val="{fmt}"/>'
-        f'{extra}<w:lvlText w:val="{text}"/></w:lvl>'
-    )
-
-
-def _add_abstract(doc: DocxDocument, abstract_id: int, *levels: str, link: str = "") -> None:
-    """Add a w:abstractNum (before the first w:num, as the schema wants)."""
-    numbering = doc.part.numbering_part.element
-    abstract = _xml(
-        f'<w:abstractNum w:abstractNumId="{abstract_id}">'
-        f'<w:multiLevelType w:val="multilevel"/>{link}{"".join(levels)}</w:abstractNum>'
-    )
-    first_num = numbering.find(f"{{{W_NS}}}num")
-    if first_num is None:
-        numbering.append(abstract)
-    else:
-        first_num.addprevious(abstract)
-
-
-def _add_num(doc: DocxDocument, num_id: int, abstract_id: int, overrides: str = "") -> None:
-    doc.part.numbering_part.element.append(
-        _xml(
-            f'<w:num w:numId="{num_id}"><w:abstractNumId w:val="{abstract_id}"/>{overrides}</w:num>'
-        )
-    )
-
-
-def _numbered(doc: DocxDocument, text: str, num_id: int, ilvl: int | None = 0) -> Paragraph:
-    """A paragraph with direct numbering (numPr in its pPr)."""
-    paragraph = doc.add_paragraph(text)
-    ilvl_xml = f'<w:ilvl w:val="{ilvl}"/>' if ilvl is not None else ""
-    num_pr = _xml(f'<w:numPr>{ilvl_xml}<w:numId w:val="{num_id}"/></w:numPr>')
-    paragraph._p.get_or_add_pPr().append(num_pr)
-    return paragraph
 
 
 def _style_with_numbering(
@@ -433,7 +381,7 @@ def test_tables_become_one_line_per_row(tmp_path: Path) -> None:
         "Glossary",
         '"Works" | means all works to be executed under the Contract.',
         '"Site" | means the place where the Works are executed.',
-        "Nested | inner A | inner B",
+        "Nested | inner A inner B",
         "After the table",
     ]
     assert [(b.kind, b.locator) for b in loaded.blocks] == [
@@ -519,6 +467,52 @@ def test_text_boxes_are_read_after_their_anchor(tmp_path: Path) -> None:
         "/body/p[1]/txbx[1]/p[1]",
         "/body/p[2]",
     ]
+
+
+def test_alternate_content_text_box_is_read_once(tmp_path: Path) -> None:
+    doc = docx.Document()
+    anchor = doc.add_paragraph("Anchor")
+    box = "<w:txbxContent><w:p><w:r><w:t>Boxed</w:t></w:r></w:p></w:txbxContent>"
+    anchor._p.append(
+        _xml(
+            '<w:r><mc:AlternateContent xmlns:mc="http://schemas.openxmlformats.org/'
+            'markup-compatibility/2006"><mc:Choice Requires="wps"><w:drawing>'
+            f"{box}</w:drawing></mc:Choice><mc:Fallback><w:pict><v:shape><v:textbox>{box}"
+            "</v:textbox></v:shape></w:pict></mc:Fallback></mc:AlternateContent></w:r>"
+        )
+    )
+
+    loaded = _read(doc, tmp_path)
+
+    assert _lines(loaded) == ["Anchor", "Boxed"]
+
+
+def test_unterminated_field_does_not_swallow_later_paragraphs(tmp_path: Path) -> None:
+    doc = docx.Document()
+    broken = doc.add_paragraph("Before ")
+    broken._p.append(_xml("<w:r><w:fldChar w:fldCharType='begin'/></w:r>"))
+    broken._p.append(_xml("<w:r><w:instrText>PAGE</w:instrText></w:r>"))
+    doc.add_paragraph("The next clause is still read.")
+
+    loaded = _read(doc, tmp_path)
+
+    assert _lines(loaded) == ["Before ", "The next clause is still read."]
+
+
+def test_deleted_table_row_is_skipped(tmp_path: Path) -> None:
+    doc = docx.Document()
+    table = doc.add_table(rows=3, cols=2)
+    for index, row in enumerate(table.rows):
+        row.cells[0].text = f"term {index}"
+        row.cells[1].text = f"meaning {index}"
+    table.rows[1]._tr.get_or_add_trPr().append(
+        _xml("<w:del w:id='9' w:author='A' w:date='2024-01-01T00:00:00Z'/>")
+    )
+
+    loaded = _read(doc, tmp_path)
+
+    assert _lines(loaded) == ["term 0 | meaning 0", "term 2 | meaning 2"]
+    assert [b.locator for b in loaded.blocks] == ["table 1 row 1", "table 1 row 3"]
 
 
 def test_tracked_changes_deleted_text_excluded_inserted_text_included(tmp_path: Path) -> None:

@@ -379,7 +379,6 @@ def _child(parent: etree._Element, tag: str) -> etree._Element | None:
 
 @dataclass(frozen=True, slots=True)
 class _Style:
-    style_type: str
     name: str | None
     based_on: str | None
     run_props: _RunProps
@@ -420,14 +419,16 @@ class _StyleSheet:
             style_id = style.get(_STYLE_ID)
             if style_id is None:
                 continue
-            style_type = style.get(_TYPE, "paragraph")
-            if style_type == "paragraph" and style.get(_DEFAULT) in {"1", "true", "on"}:
+            if style.get(_TYPE, "paragraph") == "paragraph" and style.get(_DEFAULT) in {
+                "1",
+                "true",
+                "on",
+            }:
                 self.default_paragraph_style = style_id
             name_el, based_el = style.find(_NAME), style.find(_BASED_ON)
             ppr = style.find(_PPR)
             num_pr = ppr.find(_NUMPR) if ppr is not None else None
             self._styles[style_id] = _Style(
-                style_type=style_type,
                 name=name_el.get(_VAL) if name_el is not None else None,
                 based_on=based_el.get(_VAL) if based_el is not None else None,
                 run_props=_parse_rpr(style.find(_RPR))[0],
@@ -579,6 +580,12 @@ def _strip_breaks(segments: list[_Segment]) -> list[_Segment]:
     return segments
 
 
+def _is_deleted_row(row: etree._Element) -> bool:
+    """Whether a table row is a tracked deletion (`w:trPr/w:del`)."""
+    tr_pr = _child(row, _TRPR)
+    return tr_pr is not None and _child(tr_pr, _DEL) is not None
+
+
 def _is_blank(segments: list[_Segment]) -> bool:
     return all(not text.strip() for text, _ in segments)
 
@@ -587,7 +594,9 @@ class _DocxReader:
     """Walks one document and accumulates text lines, blocks and hidden spans."""
 
     def __init__(self, document: DocxDocument) -> None:
-        self._body = document.element.body
+        # A package whose w:document has no w:body reads as an empty document.
+        body = document.element.body
+        self._body: etree._Element = body if body is not None else etree.Element(_w("body"))
         # One C-level scan spares looking for text boxes in every paragraph of most documents.
         self._has_text_boxes = next(self._body.iter(_TXBX_CONTENT), None) is not None
         self._styles = _StyleSheet(_part_element(document, RT.STYLES))
@@ -652,8 +661,7 @@ class _DocxReader:
 
     def _row_segments(self, row: etree._Element, dark: bool) -> list[_Segment] | None:
         """A row's cells joined by " | "; None for a row deleted as a tracked change."""
-        tr_pr = row.find(_TRPR)
-        if tr_pr is not None and tr_pr.find(_DEL) is not None:
+        if _is_deleted_row(row):
             return None
         segments: list[_Segment] = []
         for index, cell in enumerate(_iter_cells(row)):
@@ -690,10 +698,15 @@ class _DocxReader:
                     for box in iter_text_boxes(block):
                         self._collect_flat(box, dark, parts)
             else:
+                # A nested table: its cells join the outer cell's text like paragraphs, so the
+                # " | " separators of the line stay those of the outer row.
                 for row in iter_table_rows(block):
-                    row_segments = self._row_segments(row, dark)
-                    if row_segments is not None and not _is_blank(row_segments):
-                        parts.append(row_segments)
+                    if _is_deleted_row(row):
+                        continue
+                    for cell in _iter_cells(row):
+                        cell_segments = self._cell_segments(cell, dark)
+                        if not _is_blank(cell_segments):
+                            parts.append(cell_segments)
 
     # --- paragraphs ---------------------------------------------------------------------
 
@@ -817,9 +830,9 @@ class _DocxReader:
             elif tag == _SYM:
                 state.add(_symbol(child), reason)
             elif tag == _RUBY:
-                base = child.find(_RUBY_BASE)
-                if base is not None:
-                    self._inline(base, state)
+                ruby_base = _child(child, _RUBY_BASE)
+                if ruby_base is not None:
+                    self._inline(ruby_base, state)
             # w:instrText, w:delText, w:softHyphen, drawings (text boxes are read separately),
             # footnote references...: no text.
 
@@ -846,16 +859,15 @@ class _DocxReader:
                     last.text += text
                 else:
                     self.hidden.append(
-                        HiddenTextSpan.model_construct(
+                        HiddenTextSpan(
                             start=position, end=position + len(text), reason=reason, text=text
                         )
                     )
             pieces.append(text)
             position += len(text)
         self.lines.append("".join(pieces))
-        # model_construct: the values are built here and valid; validation would double the cost.
         self.blocks.append(
-            TextBlock.model_construct(
+            TextBlock(
                 start=start,
                 end=position,
                 kind=kind,
@@ -904,7 +916,8 @@ def _open(path: Path) -> DocxDocument:
     except etree.XMLSyntaxError as exc:
         reason = f"malformed XML ({exc.msg})" if exc.msg else "malformed XML"
     except KeyError as exc:
-        reason = f"missing package part {exc}"
+        detail = str(exc.args[0]) if exc.args else ""
+        reason = f"a required part is missing ({detail[:120]})" if detail else "a part is missing"
     except ValueError as exc:
         text = str(exc)
         reason = "not a Word document" if "content type" in text else text[:120]
