@@ -35,6 +35,20 @@ class Settings(BaseSettings):
         2048, gt=0, description="Address-space limit of the PDF worker process, in MB."
     )
 
+    # --- skills ---
+    skill_timeout_seconds: float = Field(
+        20.0, gt=0, description="Time limit of one skill call (local or remote)."
+    )
+    remote_skills_base_url: str | None = Field(
+        None, description="Base URL of the remote skill workflow service (Refly-style)."
+    )
+    remote_skills_api_key: str | None = Field(
+        None, description="Bearer token for the remote skill service."
+    )
+    remote_skills_poll_interval: float = Field(
+        0.5, gt=0, description="Seconds between polls of a running remote workflow."
+    )
+
     # --- ReAct agent (SPEC-20/35); used from the LLM-mode issue on ---
     use_react_agent: bool = Field(True, description="Let an LLM agent analyse clauses.")
     react_max_iterations: int = Field(5, ge=1, description="Most agent rounds per clause.")

@@ -46,3 +46,10 @@ class NoTextLayerError(InputError):
 
 class ParseTimeoutError(InputError):
     """Reading the file took longer than the configured time limit."""
+
+
+class SkillError(ContractReviewError):
+    """A skill cannot do its work with the input given (unknown clause, missing baseline...).
+
+    The dispatcher turns it into `SkillResult(success=False, error=<message>)`.
+    """

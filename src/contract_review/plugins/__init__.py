@@ -1,0 +1,1 @@
+"""Domain plugins: parser profile, checklist, baselines and skills of one contract domain."""

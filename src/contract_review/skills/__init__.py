@@ -1,0 +1,26 @@
+"""Skills: self-describing capabilities the review (or an LLM agent) calls through the
+dispatcher. `create_dispatcher()` returns one with every built-in skill registered."""
+
+from __future__ import annotations
+
+from contract_review.config import Settings
+
+from .dispatcher import SkillDispatcher
+from .schema import SkillRegistration
+
+__all__ = ["SkillDispatcher", "SkillRegistration", "builtin_skills", "create_dispatcher"]
+
+
+def builtin_skills() -> list[SkillRegistration]:
+    """Registrations of the generic skills shipped with the engine."""
+    from .local import clause_context
+
+    return [clause_context.REGISTRATION]
+
+
+def create_dispatcher(settings: Settings | None = None) -> SkillDispatcher:
+    """A dispatcher with all built-in skills registered."""
+    dispatcher = SkillDispatcher(settings=settings)
+    for registration in builtin_skills():
+        dispatcher.register(registration)
+    return dispatcher

@@ -1,0 +1,2 @@
+"""Generic (domain '*') skills, one module each: input model, output model, `prepare_input`,
+`handle`, and `REGISTRATION`."""
