@@ -13,9 +13,25 @@ __all__ = ["SkillDispatcher", "SkillRegistration", "builtin_skills", "create_dis
 
 def builtin_skills() -> list[SkillRegistration]:
     """Registrations of the generic skills shipped with the engine."""
-    from .local import clause_context
+    from .local import (
+        clause_context,
+        cross_reference_check,
+        draft_redline_comment,
+        extract_financial_terms,
+        load_review_criteria,
+        resolve_definition,
+        search_reference_doc,
+    )
 
-    return [clause_context.REGISTRATION]
+    return [
+        clause_context.REGISTRATION,
+        resolve_definition.REGISTRATION,
+        cross_reference_check.REGISTRATION,
+        extract_financial_terms.REGISTRATION,
+        search_reference_doc.REGISTRATION,
+        load_review_criteria.REGISTRATION,
+        draft_redline_comment.REGISTRATION,
+    ]
 
 
 def create_dispatcher(settings: Settings | None = None) -> SkillDispatcher:

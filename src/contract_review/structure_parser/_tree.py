@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from contract_review.models import ClauseKind
 
-from ._titles import split_title
+from ._titles import heading_like, split_title
 from ._tokens import GROUP_STYLES, PATH_STYLES, Alt, Token, match_token
 
 STRONG, GAP, WEAK = 3, 2, 1
@@ -306,6 +306,11 @@ class TreeBuilder:
                 self._push(c, alt, parent)
                 return
 
+    def _heading_line(self, c: Candidate) -> bool:
+        return heading_like(self.text[c.token.end : c.block_end]) and (
+            c.block_end - c.token.end <= 80
+        )
+
     def _after_stop(self, pos: int) -> bool:
         while pos > 0 and self.text[pos - 1] in " \t\u3000\u00a0":
             pos -= 1
@@ -397,7 +402,12 @@ class TreeBuilder:
                 return None
             if c.token.keyword and last is None and c.strength > WEAK:
                 return top
-            if not self.any_clause and alt.value <= 3 and c.strength == STRONG:
+            if (
+                not self.any_clause
+                and c.strength == STRONG
+                and (alt.value <= 3 or self._heading_line(c))
+            ):
+                # The first clause of an excerpt may be "9. Tests on Completion".
                 return top
         return None
 

@@ -1,0 +1,181 @@
+"""cross_reference_check: are the clause's references to other clauses sound?"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from contract_review.models import ClauseNode, DocumentRole, DocumentStructure
+from contract_review.skills.context import ReviewContext, require_clause
+from contract_review.skills.schema import SkillBackend, SkillRegistration
+
+SKILL_ID = "cross_reference_check"
+_PREFIX = "contract_review.skills.local.cross_reference_check"
+
+RefStatus = Literal["ok", "missing", "deleted", "self"]
+
+_DELETED = re.compile(
+    r"\[?\s*(?:deleted|not used|intentionally (?:omitted|left blank)|reserved|omitted)\s*\]?"
+    r"|删除|不适用|本条空缺|此条删除",
+    re.IGNORECASE,
+)
+_MAX_CYCLE = 6
+
+
+class CrossReferenceCheckInput(BaseModel):
+    """Input of cross_reference_check."""
+
+    clause_id: str = Field(description="Clause whose references to check, e.g. '20.1'.")
+    document_structure: DocumentStructure | None = Field(
+        None, description="Contract structure (filled in by the system)."
+    )
+    baseline_structure: DocumentStructure | None = Field(
+        None, description="Baseline document structure, if the review has one (system)."
+    )
+
+
+class CheckedReference(BaseModel):
+    """One reference made by the clause, checked."""
+
+    text: str = Field(description="The reference as written (verbatim).")
+    target_clause_id: str = Field(description="Clause referred to.")
+    status: RefStatus = Field(
+        description="ok; missing (no such clause); deleted (clause deleted or only in the "
+        "baseline); self (refers to itself)."
+    )
+    target_title: str = Field("", description="Title of the target, if it exists.")
+    start_offset: int = Field(description="Offset of the reference in the document text.")
+
+
+class CrossReferenceCheckOutput(BaseModel):
+    """Output of cross_reference_check."""
+
+    clause_id: str = Field(description="Clause checked.")
+    references: list[CheckedReference] = Field(description="References out of the clause.")
+    cycles: list[list[str]] = Field(
+        description="Circular reference chains through this clause, e.g. ['8.5', '20.1', '8.5']."
+    )
+    issues: list[str] = Field(description="Problems found, one line each.")
+
+
+DESCRIPTION = (
+    "Check the cross-references made by a clause: each reference ('Sub-Clause 20.1', "
+    "'Section 3(b)', '第十四条') with whether its target exists, was deleted (or exists only in "
+    "the baseline conditions), or is the clause itself, plus circular reference chains that run "
+    "through the clause. Use it to catch broken or stale references after amendments. "
+    "Argument: clause_id."
+)
+
+
+def prepare_input(
+    clause_id: str, primary_structure: DocumentStructure | None, state: Mapping[str, Any]
+) -> CrossReferenceCheckInput:
+    """Input for `clause_id`, with the baseline structure when the review has one."""
+    ctx = ReviewContext.from_state(state)
+    return CrossReferenceCheckInput(
+        clause_id=clause_id,
+        document_structure=primary_structure,
+        baseline_structure=ctx.structure_of(DocumentRole.BASELINE),
+    )
+
+
+def _is_deleted(node: ClauseNode) -> bool:
+    body = node.body.strip() or node.title
+    return len(body) <= 60 and bool(_DELETED.search(body))
+
+
+def handle(inp: CrossReferenceCheckInput) -> CrossReferenceCheckOutput:
+    """Check every reference made inside the clause."""
+    structure = inp.document_structure
+    clause = require_clause(structure, inp.clause_id)
+    assert structure is not None
+    start, end = clause.start_offset, clause.end_offset
+    baseline = inp.baseline_structure
+    checked: list[CheckedReference] = []
+    issues: list[str] = []
+    for ref in structure.cross_references:
+        if not start <= ref.start_offset < end:
+            continue
+        target = structure.get_clause(ref.target_clause_id)
+        status: RefStatus
+        if target is not None and _within(target, clause):
+            status = "self" if target.clause_id == clause.clause_id else "ok"
+        elif target is not None:
+            status = "deleted" if _is_deleted(target) else "ok"
+        elif ref.is_valid:
+            status = "ok"  # e.g. "Section 3(b)" where (b) is an inline item of clause 3
+        elif baseline is not None and baseline.get_clause(ref.target_clause_id) is not None:
+            status = "deleted"
+        else:
+            status = "missing"
+        checked.append(
+            CheckedReference(
+                text=ref.reference_text,
+                target_clause_id=ref.target_clause_id,
+                status=status,
+                target_title=target.title if target else "",
+                start_offset=ref.start_offset,
+            )
+        )
+        if status == "missing":
+            issues.append(
+                f"'{ref.reference_text}' refers to clause {ref.target_clause_id}, "
+                "which does not exist in this contract"
+            )
+        elif status == "deleted":
+            issues.append(
+                f"'{ref.reference_text}' refers to clause {ref.target_clause_id}, "
+                "which has been deleted from these conditions"
+            )
+    cycles = _cycles(structure, clause.clause_id)
+    for cycle in cycles:
+        issues.append("circular reference: " + " → ".join(cycle))
+    return CrossReferenceCheckOutput(
+        clause_id=clause.clause_id, references=checked, cycles=cycles, issues=issues
+    )
+
+
+def _within(node: ClauseNode, clause: ClauseNode) -> bool:
+    return clause.start_offset <= node.start_offset < clause.end_offset
+
+
+def _graph(structure: DocumentStructure) -> dict[str, set[str]]:
+    edges: dict[str, set[str]] = {}
+    for ref in structure.cross_references:
+        if ref.source_clause_id and structure.get_clause(ref.target_clause_id) is not None:
+            if ref.source_clause_id != ref.target_clause_id:
+                edges.setdefault(ref.source_clause_id, set()).add(ref.target_clause_id)
+    return edges
+
+
+def _cycles(structure: DocumentStructure, start: str) -> list[list[str]]:
+    """Simple cycles start → … → start of at most _MAX_CYCLE hops (each reported once)."""
+    edges = _graph(structure)
+    out: list[list[str]] = []
+    stack: list[tuple[str, list[str]]] = [(start, [start])]
+    while stack:
+        node, path = stack.pop()
+        for nxt in sorted(edges.get(node, ())):
+            if nxt == start:
+                out.append([*path, start])
+            elif nxt not in path and len(path) < _MAX_CYCLE:
+                stack.append((nxt, [*path, nxt]))
+    out.sort(key=len)
+    return out[:10]
+
+
+REGISTRATION = SkillRegistration(
+    skill_id=SKILL_ID,
+    name="Cross-reference check",
+    description=DESCRIPTION,
+    input_schema=CrossReferenceCheckInput,
+    output_schema=CrossReferenceCheckOutput,
+    backend=SkillBackend.LOCAL,
+    local_handler=f"{_PREFIX}.handle",
+    prepare_input_fn=f"{_PREFIX}.prepare_input",
+    domain="*",
+    category="validation",
+)
