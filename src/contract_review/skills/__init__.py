@@ -14,7 +14,9 @@ __all__ = ["SkillDispatcher", "SkillRegistration", "builtin_skills", "create_dis
 def builtin_skills() -> list[SkillRegistration]:
     """Registrations of the generic skills shipped with the engine."""
     from .local import (
+        assess_deviation,
         clause_context,
+        compare_with_baseline,
         cross_reference_check,
         draft_redline_comment,
         extract_financial_terms,
@@ -26,10 +28,12 @@ def builtin_skills() -> list[SkillRegistration]:
     return [
         clause_context.REGISTRATION,
         resolve_definition.REGISTRATION,
+        compare_with_baseline.REGISTRATION,
         cross_reference_check.REGISTRATION,
         extract_financial_terms.REGISTRATION,
         search_reference_doc.REGISTRATION,
         load_review_criteria.REGISTRATION,
+        assess_deviation.REGISTRATION,
         draft_redline_comment.REGISTRATION,
     ]
 

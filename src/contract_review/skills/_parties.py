@@ -1,0 +1,646 @@
+"""Who is who in a contract: our party, the other side, and who must (or may) do what.
+
+`party_roles(structure, our_party)` resolves the party we act for — given as a role ("Contractor",
+"承包人", "乙方", "Buyer") or as a company name ("Meridian Build Ltd") — into the aliases the
+contract uses for us and for the other side. It reads the preamble ("Employer: Coastal Water
+Authority", "发包人（甲方）：…公司", `Acme Ltd (the "Supplier")`) and the definitions
+(`"Contractor" means Meridian Build Ltd`, `"承包人"是指…公司，即本合同的乙方`), and completes them
+with a built-in table of role synonyms (Contractor ≈ 承包人 ≈ 承包商; Employer ≈ 发包人 ≈ 业主...).
+
+`party_actions(sentence, roles)` finds who is the subject of what in one sentence: "The
+Contractor shall…" (obligation), "the Employer may…" (right), "…shall not be entitled…"
+(denial), "at the Contractor's risk" / "由承包人承担" (bears), "shall not be liable" / "不承担"
+(exempt). `obligor_of` sums that up as "us", "them", "both" or None.
+
+Deliberately simple and explicit: regular expressions over single sentences, no parsing.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from contract_review.models import ClauseKind, DocumentStructure
+
+__all__ = [
+    "COUNTERPARTS",
+    "GENERIC_LABELS",
+    "ROLE_SYNONYMS",
+    "ActionKind",
+    "PartyAction",
+    "PartyRoles",
+    "RoleAction",
+    "Side",
+    "contract_parties",
+    "obligor_of",
+    "party_actions",
+    "party_mentions",
+    "party_roles",
+    "role_actions",
+    "role_key",
+]
+
+Side = Literal["us", "them", "both"]
+ActionKind = Literal["obligation", "right", "denial", "bears", "exempt"]
+
+ROLE_SYNONYMS: dict[str, tuple[str, ...]] = {
+    "contractor": ("Contractor", "承包人", "承包商", "施工单位", "施工方"),
+    "employer": ("Employer", "Owner", "发包人", "业主", "建设单位", "业主方"),
+    "buyer": ("Buyer", "Purchaser", "买方", "买受人", "采购方", "购买方"),
+    "seller": ("Seller", "Vendor", "卖方", "出卖人", "销售方"),
+    "supplier": ("Supplier", "供应商", "供方", "供货方"),
+    "customer": ("Customer", "Client", "客户", "需方", "委托方"),
+    "provider": ("Provider", "Service Provider", "Consultant", "服务提供方", "服务方", "受托方"),
+    "licensor": ("Licensor", "许可方", "许可人"),
+    "licensee": ("Licensee", "被许可方", "被许可人"),
+    "company": ("Company", "目标公司"),
+    "shareholder": ("Shareholder", "Shareholders", "股东"),
+    "investor": ("Investor", "Investors", "投资方", "投资人"),
+    "founder": ("Founder", "Founders", "创始人", "创始股东"),
+    "lessor": ("Lessor", "Landlord", "出租方", "出租人"),
+    "lessee": ("Lessee", "Tenant", "承租方", "承租人"),
+    "lender": ("Lender", "贷款人", "出借人"),
+    "borrower": ("Borrower", "借款人"),
+}
+"""Canonical role → the words contracts use for it, English and Chinese."""
+
+COUNTERPARTS: dict[str, tuple[str, ...]] = {
+    "contractor": ("employer",),
+    "employer": ("contractor",),
+    "buyer": ("seller", "supplier"),
+    "seller": ("buyer",),
+    "supplier": ("customer", "buyer"),
+    "customer": ("supplier", "provider"),
+    "provider": ("customer",),
+    "licensor": ("licensee",),
+    "licensee": ("licensor",),
+    "company": ("shareholder", "investor", "founder"),
+    "shareholder": ("company",),
+    "investor": ("company", "founder"),
+    "founder": ("investor", "company"),
+    "lessor": ("lessee",),
+    "lessee": ("lessor",),
+    "lender": ("borrower",),
+    "borrower": ("lender",),
+}
+"""Canonical role → the roles on the other side of the deal."""
+
+_RELATED: dict[str, tuple[str, ...]] = {
+    "seller": ("supplier",),
+    "supplier": ("seller", "provider"),
+    "provider": ("supplier",),
+    "buyer": ("customer",),
+    "customer": ("buyer",),
+    "shareholder": ("investor", "founder"),
+}
+"""Roles close enough to stand for each other when the contract uses the other word."""
+
+GENERIC_LABELS: dict[str, str] = {
+    "甲方": "employer",
+    "乙方": "contractor",
+    "Party A": "employer",
+    "Party B": "contractor",
+}
+"""Positional labels; their role comes from the contract, else (construction) this default."""
+
+_BOTH_PHRASES = (
+    "each Party",
+    "either Party",
+    "neither Party",
+    "the Parties",
+    "both Parties",
+    "each party",
+    "either party",
+    "neither party",
+    "the parties",
+    "both parties",
+    "双方",
+    "各方",
+    "任何一方",
+    "任一方",
+)
+
+_WORD_TO_ROLE: dict[str, str] = {
+    word.casefold(): key for key, words in ROLE_SYNONYMS.items() for word in words
+}
+_GENERIC_CF: dict[str, str] = {k.casefold(): k for k in GENERIC_LABELS}
+
+
+def role_key(word: str) -> str | None:
+    """Canonical role of a party word ('承包商' → 'contractor'), generic labels excluded."""
+    return _WORD_TO_ROLE.get(_clean(word).casefold())
+
+
+def _clean(text: str) -> str:
+    text = text.strip().strip("\"'“”‘’「」《》 ")
+    return re.sub(r"^(?:the|The|THE)\s+", "", text).strip()
+
+
+def _is_label(word: str) -> bool:
+    cf = _clean(word).casefold()
+    return cf in _WORD_TO_ROLE or cf in _GENERIC_CF
+
+
+# --------------------------------------------------------------------------------------------
+# Parties named by the contract
+# --------------------------------------------------------------------------------------------
+
+_EN_SUFFIX = (
+    r"(?:Inc|Ltd|Limited|LLC|L\.L\.C|LLP|LP|plc|PLC|GmbH|AG|SA|S\.A|SAS|BV|B\.V|NV|N\.V|Corp"
+    r"|Corporation|Company|Co|Pty\s+Ltd|Pte\.?\s+Ltd|KK|Authority|Group)\.?"
+)
+_ZH_SUFFIX = r"(?:公司|集团|局|委员会|中心|医院|大学|学院|学校|银行|厂|研究所|研究院|设计院|事务所|政府|合伙企业)"
+_NAME_CONNECTORS = frozenset({"of", "and", "for", "the", "de", "du", "la", "&"})
+
+# "Employer: Coastal Water Authority", "发包人（甲方）：滨江…公司"
+_LABEL_LINE = re.compile(
+    r"^[ \t*#>-]*([^\n:：（()*]{1,30}?)\s*(?:[（(]([^\n）)]{1,20})[）)])?\s*\**\s*[:：]\**\s*"
+    r"([^\n]{2,120}?)\s*$",
+    re.MULTILINE,
+)
+# Acme Ltd (the "Supplier"), Acme Ltd (hereinafter referred to as "Supplier")
+_EN_PAREN_LABEL = re.compile(
+    r"\(\s*(?:hereinafter\s+(?:referred\s+to\s+as\s+|called\s+)?|together\s+with[^()]{0,80}?,\s*)?"
+    r"(?:the\s+)?[\"“]([^\"”\n]{1,40})[\"”]\s*\)"
+)
+# 某某公司（以下简称“甲方”）
+_ZH_PAREN_LABEL = re.compile(
+    r"([^\s：:，,。；;（()“”\"]{2,60}?)\s*[（(]\s*(?:以下简称|以下称为|以下称|下称|简称)\s*[：:]?\s*"
+    r"[“\"]?([^”\"）)\n]{1,10}?)[”\"]?\s*[）)]"
+)
+# "…公司，即本合同的甲方"
+_ZH_IS_LABEL = re.compile(r"即(?:为)?(?:本合同|本协议)?(?:的|中的|项下的)?(甲方|乙方|丙方|丁方)")
+_EN_AS_LABEL = re.compile(r"\b(?:as|being)\s+(Party\s+[A-D])\b")
+
+
+def _looks_like_name(text: str) -> bool:
+    text = text.strip()
+    if not 2 <= len(text) <= 80 or _is_label(text):
+        return False
+    if re.search(r"[\u4e00-\u9fff]", text):
+        return bool(re.search(_ZH_SUFFIX + r"$", text)) or (
+            len(text) <= 30 and not re.search(r"[是指的为]", text)
+        )
+    if re.search(r"(?<![A-Za-z])" + _EN_SUFFIX + r"$", text):
+        return True
+    words = text.split()
+    if not 1 <= len(words) <= 8:
+        return False
+    return words[0][:1].isupper() and all(
+        w[:1].isupper() or w[:1].isdigit() or w in _NAME_CONNECTORS for w in words
+    )
+
+
+def _leading_name(definition: str) -> str | None:
+    """'Meridian Build Ltd, a company registered…' → 'Meridian Build Ltd'."""
+    text = definition.strip()
+    m = re.match(r"(.+?)(?=\s*[,，;；(（:：]|即|\s+(?:a|an|being|whose|which|who)\s|$)", text)
+    if not m:
+        return None
+    name = m.group(1)
+    rest = text[m.end() :]
+    suffix = re.match(r",\s*" + _EN_SUFFIX, rest)
+    if suffix:
+        name += suffix.group(0)
+    name = _clean(name)
+    return name if _looks_like_name(name) else None
+
+
+def _name_before(text: str, end: int) -> str | None:
+    """The company name just before `end` ('…by and between Acme Ltd (the…' → 'Acme Ltd')."""
+    head = text[max(0, end - 160) : end].rstrip(" ,")
+    cut = max(
+        (
+            m.end()
+            for m in re.finditer(
+                r"\bbetween\s+|\band\s+(?![A-Z][\w.]*\s*(?:$|[,(]))|\bby\s+|[\n;:：]|^", head
+            )
+        ),
+        default=0,
+    )
+    name = _clean(head[cut:])
+    return name if _looks_like_name(name) else None
+
+
+def _merge(groups: list[list[str]]) -> list[list[str]]:
+    """Merge groups that share an alias (case-insensitive), keeping first-seen order."""
+    merged: list[list[str]] = []
+    for group in groups:
+        keys = {a.casefold() for a in group}
+        hits = [g for g in merged if keys & {a.casefold() for a in g}]
+        target: list[str] = hits[0] if hits else []
+        if not hits:
+            merged.append(target)
+        for other in hits[1:]:
+            target.extend(other)
+            merged.remove(other)
+        for alias in group:
+            if alias.casefold() not in {a.casefold() for a in target}:
+                target.append(alias)
+    return merged
+
+
+def _preamble_text(structure: DocumentStructure) -> str:
+    parts = [c.text for c in structure.clauses if c.kind is ClauseKind.PREAMBLE]
+    if not parts and structure.clauses:
+        parts = [structure.clauses[0].text[:2000]]
+    return "\n".join(parts)[:20_000]
+
+
+def contract_parties(structure: DocumentStructure | None) -> list[list[str]]:
+    """Groups of names the contract gives each party: ['Contractor', 'Meridian Build Ltd'], …
+
+    Only groups holding a party label (a role word, 甲方/乙方, 'Party A') or a short name given
+    to a company are returned.
+    """
+    if structure is None:
+        return []
+    groups: list[list[str]] = []
+    for d in structure.definitions.values():
+        if not _is_label(d.term):
+            continue
+        group = [_clean(d.term)]
+        name = _leading_name(d.definition)
+        if name:
+            group.append(name)
+        head = d.definition[:200]
+        group += [m.group(1) for m in _ZH_IS_LABEL.finditer(head)]
+        group += [re.sub(r"\s+", " ", m.group(1)) for m in _EN_AS_LABEL.finditer(head)]
+        if len(group) > 1:
+            groups.append(group)
+    text = _preamble_text(structure)
+    for m in _LABEL_LINE.finditer(text):
+        labels = [lab for lab in (m.group(1), m.group(2)) if lab and _is_label(lab)]
+        if not labels or (m.group(2) and not _is_label(m.group(2))):
+            continue
+        name = _clean(m.group(3).strip("*").strip())
+        name = re.split(r"\s*[（(,，;；]", name, maxsplit=1)[0]
+        if _looks_like_name(name):
+            groups.append([_clean(lab) for lab in labels] + [name])
+    for m in _EN_PAREN_LABEL.finditer(text):
+        label = _clean(m.group(1))
+        name = _name_before(text, m.start())
+        if name and (_is_label(label) or _looks_like_name(label)):
+            groups.append([label, name])
+    for m in _ZH_PAREN_LABEL.finditer(text):
+        label, name = _clean(m.group(2)), _clean(m.group(1))
+        if _looks_like_name(name):
+            groups.append([label, name])
+    return _merge(groups)
+
+
+# --------------------------------------------------------------------------------------------
+# Our party and the other side
+# --------------------------------------------------------------------------------------------
+
+
+class PartyRoles(BaseModel):
+    """The names of our party and of the other side in one contract."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    our_party: str = Field(description="Our party as given by the user.")
+    resolved: bool = Field(description="Whether our party was found in the contract or table.")
+    our_roles: tuple[str, ...] = Field((), description="Canonical roles of our party.")
+    their_roles: tuple[str, ...] = Field((), description="Canonical roles of the other side.")
+    our_aliases: tuple[str, ...] = Field((), description="Names and role words meaning us.")
+    their_aliases: tuple[str, ...] = Field((), description="Names and role words meaning them.")
+
+    def side_of(self, name: str) -> Side | None:
+        """'us', 'them', 'both' (e.g. 'each Party', '双方') or None for a party word or name."""
+        cf = _clean(name).casefold()
+        if cf in {p.casefold() for p in _BOTH_PHRASES} or cf in {"parties", "party"}:
+            return "both"
+        if cf in {a.casefold() for a in self.our_aliases}:
+            return "us"
+        if cf in {a.casefold() for a in self.their_aliases}:
+            return "them"
+        return None
+
+
+def _group_roles(group: Iterable[str]) -> list[str]:
+    keys = [_WORD_TO_ROLE[a.casefold()] for a in group if a.casefold() in _WORD_TO_ROLE]
+    return list(dict.fromkeys(keys))
+
+
+def _matches(alias: str, wanted: str) -> bool:
+    a, w = alias.casefold(), wanted.casefold()
+    if a == w:
+        return True
+    if _is_label(alias) or _is_label(wanted) or min(len(a), len(w)) < 4:
+        return False
+    return a in w or w in a
+
+
+def _expand(roles: Iterable[str], linked_generic: set[str]) -> list[str]:
+    words: list[str] = []
+    for key in roles:
+        words += ROLE_SYNONYMS.get(key, ())
+        words += [g for g, r in GENERIC_LABELS.items() if r == key and g not in linked_generic]
+    return words
+
+
+_CACHE: dict[tuple[int, str], tuple[DocumentStructure | None, PartyRoles]] = {}
+_CACHE_SIZE = 8
+_CACHE_LOCK = threading.Lock()
+
+
+def party_roles(structure: DocumentStructure | None, our_party: str) -> PartyRoles:
+    """Resolve `our_party` (a role word or a company name) against the contract.
+
+    Results are cached for the last few (structure, our_party) pairs: skills call this for
+    every clause of the same contract.
+    """
+    key = (id(structure), our_party)
+    with _CACHE_LOCK:
+        hit = _CACHE.get(key)
+    if hit is not None and hit[0] is structure:
+        return hit[1]
+    roles = _resolve(structure, our_party)
+    with _CACHE_LOCK:
+        while len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.pop(next(iter(_CACHE)))
+        _CACHE[key] = (structure, roles)
+    return roles
+
+
+def _resolve(structure: DocumentStructure | None, our_party: str) -> PartyRoles:
+    wanted = _clean(our_party)
+    if not wanted:
+        return PartyRoles(our_party=our_party, resolved=False)
+    groups = contract_parties(structure)
+    linked_generic = {
+        a for g in groups for a in g if a in GENERIC_LABELS and len(_group_roles(g)) > 0
+    }
+    ours = next((g for g in groups if any(_matches(a, wanted) for a in g)), None)
+    wanted_role = role_key(wanted)
+    if wanted_role is None and wanted in GENERIC_LABELS and wanted not in linked_generic:
+        wanted_role = GENERIC_LABELS[wanted]
+    if ours is None and wanted_role is not None:
+        for key in (wanted_role, *_RELATED.get(wanted_role, ())):
+            ours = next((g for g in groups if key in _group_roles(g)), None)
+            if ours is not None:
+                break
+    our_roles = _group_roles(ours) if ours else []
+    if wanted_role and wanted_role not in our_roles:
+        our_roles.insert(0, wanted_role)
+    if ours is None and not our_roles:
+        return PartyRoles(our_party=our_party, resolved=False, our_aliases=(wanted,))
+    their_roles = [r for key in our_roles for r in COUNTERPARTS.get(key, ()) if r not in our_roles]
+    their_roles = list(dict.fromkeys(their_roles))
+    theirs: list[str] = []
+    for g in groups:
+        if g is ours:
+            continue
+        roles = _group_roles(g)
+        if not set(roles) & set(our_roles):
+            theirs += g
+            their_roles += [r for r in roles if r not in their_roles and r not in our_roles]
+    our_aliases = [*(ours or []), *_expand(our_roles, linked_generic), wanted]
+    their_aliases = theirs + _expand(their_roles, linked_generic)
+    our_cf = {a.casefold() for a in our_aliases}
+    their_cf = {a.casefold() for a in their_aliases}
+    both = our_cf & their_cf
+    return PartyRoles(
+        our_party=our_party,
+        resolved=True,
+        our_roles=tuple(our_roles),
+        their_roles=tuple(their_roles),
+        our_aliases=_unique(a for a in our_aliases if a.casefold() not in both),
+        their_aliases=_unique(a for a in their_aliases if a.casefold() not in both),
+    )
+
+
+def _unique(items: Iterable[str]) -> tuple[str, ...]:
+    seen: dict[str, str] = {}
+    for item in items:
+        seen.setdefault(item.casefold(), item)
+    return tuple(seen.values())
+
+
+# --------------------------------------------------------------------------------------------
+# Who must / may do what in a sentence
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PartyAction:
+    """A party as the subject of a modal in one sentence."""
+
+    side: Side
+    kind: ActionKind
+    alias: str
+    start: int
+    """Offset of the party word in the sentence."""
+    end: int
+    """Offset just past the modal words."""
+
+
+@dataclass(frozen=True)
+class RoleAction:
+    """Like `PartyAction`, with the canonical role ('contractor', 'both') instead of a side."""
+
+    role: str
+    kind: ActionKind
+    alias: str
+    start: int
+    end: int
+
+
+_EN_MODALS: tuple[tuple[ActionKind, str], ...] = (
+    (
+        "denial",
+        r"shall\s+not\s+be\s+entitled|(?:is|are)\s+not\s+entitled|will\s+not\s+be\s+entitled"
+        r"|shall\s+have\s+no\s+(?:right|claim|entitlement)|waives?",
+    ),
+    (
+        "exempt",
+        r"shall\s+not\s+be\s+(?:liable|responsible)|shall\s+have\s+no\s+liability"
+        r"|(?:is|are)\s+not\s+(?:liable|responsible)|will\s+not\s+be\s+(?:liable|responsible)"
+        r"|shall\s+bear\s+no|bears?\s+no",
+    ),
+    (
+        "bears",
+        r"shall\s+(?:solely\s+|fully\s+)?bear|bears?|will\s+bear|shall\s+assume|assumes?"
+        r"|shall\s+be\s+(?:solely\s+|fully\s+)?(?:responsible|liable)"
+        r"|(?:is|are)\s+(?:solely\s+|fully\s+)?(?:responsible|liable)",
+    ),
+    (
+        "right",
+        r"shall\s+be\s+entitled|(?:is|are)\s+entitled|will\s+be\s+entitled"
+        r"|shall\s+have\s+the\s+right|ha(?:s|ve)\s+the\s+right|reserves?\s+the\s+right"
+        r"|may(?!\s+not)",
+    ),
+    (
+        "obligation",
+        r"shall|must|will|agrees?\s+to|undertakes?|(?:is|are)\s+required\s+to"
+        r"|(?:is|are)\s+obliged\s+to|may\s+not|covenants?",
+    ),
+)
+_EN_GAP = (
+    r"\s*(?:,[^,;.]{0,80},\s*|\([^()]{0,80}\)\s*)?"
+    r"(?:(?:also|further|hereby|then|thereupon|forthwith|not)\s+|[A-Za-z]+ly\s+)?"
+)
+_EN_MODAL = re.compile(_EN_GAP + "(?:" + "|".join(f"(?P<{k}>{p})" for k, p in _EN_MODALS) + r")\b")
+_EN_OBJECT_OF = re.compile(
+    r"\b(?:of|to|by|from|against|for|with|on|upon|towards|than|between|under)\s+(?:the\s+)?$",
+    re.IGNORECASE,
+)
+"""A party word after a preposition is not the subject ('liability of the Contractor shall')."""
+_EN_RISK_AFTER = re.compile(
+    r"(?:'|’)s\s+(?:own\s+|sole\s+)?(?:cost\s+and\s+)?(?:risk|cost|expense|account)\b"
+)
+_EN_RISK_BEFORE = re.compile(
+    r"(?:\b(?:at|for)\s+(?:the\s+)?|\bborne\s+(?:solely\s+|entirely\s+)?by\s+(?:the\s+)?)$"
+)
+
+_ZH_MODALS: tuple[tuple[ActionKind, str], ...] = (
+    ("denial", r"无权|不得要求|不能要求|不享有|丧失"),
+    ("exempt", r"不承担|不负责|不负|免除|免责|概不负责"),
+    ("bears", r"(?:自行|全部|独自)?承担|负担"),
+    ("right", r"有权|可以|享有|(?<![不许])可(?!抗力|能|行|靠|供)"),
+    (
+        "obligation",
+        r"应当|应该|必须|(?<![相对供响适反答回])应(?![付收得用])|须|不得|负责|确保"
+        r"|保证(?![金期函书人])",
+    ),
+)
+_ZH_MODAL = re.compile("|".join(f"(?P<{k}>{p})" for k, p in _ZH_MODALS))
+_ZH_SEGMENT_BREAK = re.compile(r"[，,；;。：:！？!?\n]")
+_ZH_MAX_GAP = 20
+
+
+class _AliasMatcher:
+    """One regex over all aliases, mapping each match back to its label."""
+
+    def __init__(self, labelled: Mapping[str, str]) -> None:
+        self.labels: dict[str, str] = {}
+        for alias, label in labelled.items():
+            for variant in _variants(alias):
+                self.labels.setdefault(variant, label)
+        ordered = sorted(self.labels, key=len, reverse=True)
+        ascii_ = "|".join(re.escape(a) for a in ordered if a.isascii())
+        other = "|".join(re.escape(a) for a in ordered if not a.isascii())
+        parts = ([rf"(?<![A-Za-z0-9])(?:{ascii_})(?![A-Za-z0-9])"] if ascii_ else []) + (
+            [other] if other else []
+        )
+        self.regex = re.compile("|".join(parts)) if parts else None
+
+
+def _variants(alias: str) -> set[str]:
+    if not alias.isascii():
+        return {alias}
+    out = {alias, alias.upper()}
+    if alias in _BOTH_PHRASES:
+        out |= {alias[:1].upper() + alias[1:], alias[:1].lower() + alias[1:]}
+    return out
+
+
+@lru_cache(maxsize=64)
+def _matcher(ours: tuple[str, ...], theirs: tuple[str, ...]) -> _AliasMatcher:
+    labelled: dict[str, str] = dict.fromkeys(_BOTH_PHRASES, "both")
+    for a in theirs:
+        labelled.setdefault(a, "them")
+    for a in ours:
+        labelled[a] = "us"
+    return _AliasMatcher(labelled)
+
+
+@lru_cache(maxsize=1)
+def _role_matcher() -> _AliasMatcher:
+    labelled: dict[str, str] = dict.fromkeys(_BOTH_PHRASES, "both")
+    for key, words in ROLE_SYNONYMS.items():
+        for w in words:
+            labelled[w] = key
+    for label, key in GENERIC_LABELS.items():
+        labelled[label] = key
+    return _AliasMatcher(labelled)
+
+
+def _actions(sentence: str, matcher: _AliasMatcher) -> list[tuple[str, ActionKind, str, int, int]]:
+    if matcher.regex is None or not sentence:
+        return []
+    hits = list(matcher.regex.finditer(sentence))
+    if not hits:
+        return []
+    out: list[tuple[str, ActionKind, str, int, int]] = []
+    for hit in hits:
+        label = matcher.labels[hit.group(0)]
+        if hit.group(0).isascii():
+            m = _EN_MODAL.match(sentence, hit.end())
+            object_of = _EN_OBJECT_OF.search(sentence, max(0, hit.start() - 30), hit.start())
+            if m and m.lastgroup and object_of is None:
+                out.append((label, m.lastgroup, hit.group(0), hit.start(), m.end()))  # type: ignore[arg-type]
+                continue
+            if _EN_RISK_AFTER.match(sentence, hit.end()) and _EN_RISK_BEFORE.search(
+                sentence[max(0, hit.start() - 40) : hit.start()]
+            ):
+                out.append((label, "bears", hit.group(0), hit.start(), hit.end()))
+    if any(not h.group(0).isascii() for h in hits):
+        out += _zh_actions(sentence, hits, matcher)
+    out.sort(key=lambda a: a[3])
+    return out
+
+
+def _zh_actions(
+    sentence: str, hits: list[re.Match[str]], matcher: _AliasMatcher
+) -> list[tuple[str, ActionKind, str, int, int]]:
+    out: list[tuple[str, ActionKind, str, int, int]] = []
+    zh_hits = [h for h in hits if not h.group(0).isascii()]
+    for m in _ZH_MODAL.finditer(sentence):
+        before = [h for h in zh_hits if h.end() <= m.start()]
+        if not before:
+            continue
+        hit = before[-1]
+        gap = sentence[hit.end() : m.start()]
+        if len(gap) > _ZH_MAX_GAP or _ZH_SEGMENT_BREAK.search(gap) or gap.startswith("的"):
+            continue
+        kind: ActionKind = m.lastgroup  # type: ignore[assignment]
+        out.append((matcher.labels[hit.group(0)], kind, hit.group(0), hit.start(), m.end()))
+    return out
+
+
+def party_actions(sentence: str, roles: PartyRoles) -> list[PartyAction]:
+    """Each party word that is the subject of a modal in `sentence`, with its side and kind."""
+    matcher = _matcher(roles.our_aliases, roles.their_aliases)
+    return [
+        PartyAction(side=label, kind=kind, alias=alias, start=s, end=e)  # type: ignore[arg-type]
+        for label, kind, alias, s, e in _actions(sentence, matcher)
+    ]
+
+
+def role_actions(sentence: str) -> list[RoleAction]:
+    """Like `party_actions`, by canonical role (any role word of the built-in table)."""
+    return [
+        RoleAction(role=label, kind=kind, alias=alias, start=s, end=e)
+        for label, kind, alias, s, e in _actions(sentence, _role_matcher())
+    ]
+
+
+def party_mentions(text: str, roles: PartyRoles) -> list[tuple[int, Side, str]]:
+    """(offset, side, word) of every party word or name in `text`, in order."""
+    regex = _matcher(roles.our_aliases, roles.their_aliases).regex
+    if regex is None:
+        return []
+    labels = _matcher(roles.our_aliases, roles.their_aliases).labels
+    return [(m.start(), labels[m.group(0)], m.group(0)) for m in regex.finditer(text)]  # type: ignore[misc]
+
+
+def obligor_of(sentence: str, roles: PartyRoles) -> Side | None:
+    """Who must act in `sentence`: 'us', 'them', 'both' or None (no obligation of a party).
+
+    "shall"/"must"/"应"/"须" (and bearing a cost or risk) are obligations; "may"/"有权" are rights
+    and make nobody an obligor.
+    """
+    sides = {a.side for a in party_actions(sentence, roles) if a.kind in ("obligation", "bears")}
+    if not sides:
+        return None
+    if "both" in sides or {"us", "them"} <= sides:
+        return "both"
+    return "us" if "us" in sides else "them"

@@ -1,0 +1,197 @@
+"""skills._parties: our party and the other side, and who must or may do what."""
+
+from __future__ import annotations
+
+import pytest
+
+from contract_review.skills._parties import (
+    contract_parties,
+    obligor_of,
+    party_actions,
+    party_mentions,
+    party_roles,
+    role_actions,
+    role_key,
+)
+from contract_review.structure_parser import StructureParser
+from tests.conftest import EXAMPLES
+
+FIDIC = StructureParser().parse(
+    (EXAMPLES / "fidic" / "particular_conditions_en.txt").read_text(encoding="utf-8")
+)
+CN = StructureParser().parse(
+    (EXAMPLES / "cn" / "construction_contract_zh.txt").read_text(encoding="utf-8")
+)
+SUPPLY = StructureParser().parse(
+    (EXAMPLES / "generic" / "supply_agreement_en.txt").read_text(encoding="utf-8")
+)
+SERVICES = StructureParser().parse(
+    (EXAMPLES / "generic" / "services_agreement_en.md").read_text(encoding="utf-8")
+)
+PAREN = StructureParser().parse(
+    "LICENCE AGREEMENT\n\n"
+    'This Agreement is made between Orbit Software GmbH (the "Licensor") and '
+    'Delta Freight plc (hereinafter referred to as "Licensee").\n\n'
+    "1. Grant\nThe Licensor grants the Licensee a licence.\n"
+)
+ZH_SALE = StructureParser().parse(
+    "买卖合同\n\n"
+    "江临精工机械有限公司（以下简称“卖方”）\n"
+    "滨海物流股份有限公司（以下简称“买方”）\n\n"
+    "第一条 标的\n卖方应按期交付设备。\n"
+)
+
+
+def test_parties_named_in_preamble_and_definitions() -> None:
+    assert contract_parties(FIDIC) == [
+        ["Contractor", "Meridian Build Ltd"],
+        ["Employer", "Coastal Water Authority"],
+    ]
+    assert contract_parties(CN) == [
+        ["发包人", "滨江新城教育投资发展有限公司", "甲方"],
+        ["承包人", "恒筑建设集团有限公司", "乙方"],
+    ]
+    assert contract_parties(SUPPLY) == [
+        ["Buyer", "Lakeshore Instruments LLC"],
+        ["Supplier", "Granite Peak Components, Inc."],
+    ]
+    assert contract_parties(SERVICES) == [
+        ["Provider", "Northwind Analytics Pty Ltd"],
+        ["Client", "Bluefin Retail Group Inc."],
+    ]
+    assert contract_parties(PAREN) == [
+        ["Licensor", "Orbit Software GmbH"],
+        ["Licensee", "Delta Freight plc"],
+    ]
+    assert contract_parties(ZH_SALE) == [
+        ["卖方", "江临精工机械有限公司"],
+        ["买方", "滨海物流股份有限公司"],
+    ]
+    assert contract_parties(None) == []
+
+
+@pytest.mark.parametrize("ours", ["Contractor", "contractor", "Meridian Build Ltd", "承包人"])
+def test_our_party_as_role_or_name_english(ours: str) -> None:
+    roles = party_roles(FIDIC, ours)
+    assert roles.resolved
+    assert roles.our_roles == ("contractor",)
+    assert roles.their_roles == ("employer",)
+    assert {"Contractor", "Meridian Build Ltd", "承包人", "承包商"} <= set(roles.our_aliases)
+    assert {"Employer", "Coastal Water Authority", "发包人", "业主"} <= set(roles.their_aliases)
+    assert not set(roles.our_aliases) & set(roles.their_aliases)
+
+
+@pytest.mark.parametrize("ours", ["承包人", "乙方", "承包商", "恒筑建设集团", "Contractor"])
+def test_our_party_as_role_or_name_chinese(ours: str) -> None:
+    roles = party_roles(CN, ours)
+    assert roles.our_roles == ("contractor",)
+    assert {"承包人", "乙方", "恒筑建设集团有限公司"} <= set(roles.our_aliases)
+    assert {"发包人", "甲方", "滨江新城教育投资发展有限公司"} <= set(roles.their_aliases)
+    assert roles.side_of("甲方") == "them"
+    assert roles.side_of("双方") == "both"
+
+
+def test_generic_labels_follow_the_contract() -> None:
+    employer = party_roles(CN, "甲方")
+    assert employer.our_roles == ("employer",)
+    assert "发包人" in employer.our_aliases
+    assert "乙方" in employer.their_aliases
+    seller = party_roles(ZH_SALE, "江临精工机械有限公司")
+    assert seller.our_roles == ("seller",)
+    assert seller.their_roles == ("buyer",)
+    assert "滨海物流股份有限公司" in seller.their_aliases
+    # Without a contract, 乙方 defaults to the construction reading.
+    assert party_roles(None, "乙方").our_roles == ("contractor",)
+
+
+def test_other_contract_families() -> None:
+    buyer = party_roles(SUPPLY, "Lakeshore Instruments LLC")
+    assert buyer.our_roles == ("buyer",)
+    assert {"Supplier", "Granite Peak Components, Inc."} <= set(buyer.their_aliases)
+    # "Seller" is not used by the contract: it stands for the Supplier.
+    seller = party_roles(SUPPLY, "Seller")
+    assert "Granite Peak Components, Inc." in seller.our_aliases
+    assert "Supplier" in seller.our_aliases
+    assert "Buyer" in seller.their_aliases
+    client = party_roles(SERVICES, "Client")
+    assert client.our_roles == ("customer",)
+    assert "Northwind Analytics Pty Ltd" in client.their_aliases
+    licensee = party_roles(PAREN, "Delta Freight")
+    assert licensee.our_roles == ("licensee",)
+    assert "Licensor" in licensee.their_aliases
+    assert role_key("Purchaser") == "buyer"
+    assert role_key("被许可方") == "licensee"
+    assert role_key("Investor") == "investor"
+
+
+def test_unknown_party_is_unresolved() -> None:
+    roles = party_roles(FIDIC, "Acme Holdings")
+    assert not roles.resolved
+    assert roles.our_aliases == ("Acme Holdings",)
+    assert roles.their_aliases == ()
+    assert not party_roles(FIDIC, "").resolved
+
+
+def test_actions_english() -> None:
+    roles = party_roles(FIDIC, "Contractor")
+    cases = {
+        "The Contractor shall give notice within 28 days.": [("us", "obligation")],
+        "The Employer may terminate the Contract.": [("them", "right")],
+        "The Contractor shall be entitled to an extension of time.": [("us", "right")],
+        "The Contractor shall not be entitled to any extension.": [("us", "denial")],
+        "The Employer shall not be liable for any delay.": [("them", "exempt")],
+        "The Contractor shall bear the cost.": [("us", "bears")],
+        "All work is carried out at the Contractor's own risk.": [("us", "bears")],
+        "The Contractor, at its own cost, shall promptly repair it.": [("us", "obligation")],
+        "Each Party shall keep the terms confidential.": [("both", "obligation")],
+        "The total liability of the Contractor shall not exceed USD 1.": [],
+        "The Contractor's Personnel shall wear helmets.": [],
+    }
+    for sentence, expected in cases.items():
+        got = [(a.side, a.kind) for a in party_actions(sentence, roles)]
+        assert got == expected, sentence
+
+
+def test_actions_chinese() -> None:
+    roles = party_roles(CN, "承包人")
+    cases = {
+        "承包人应在28天内提交索赔报告。": [("us", "obligation")],
+        "因不可抗力导致的费用增加由承包人承担。": [("us", "bears")],
+        "发包人有权扣留质量保证金。": [("them", "right")],
+        "甲方不承担逾期付款的利息。": [("them", "exempt")],
+        "乙方无权要求顺延工期。": [("us", "denial")],
+        "双方应友好协商。": [("both", "obligation")],
+        "发包人的代表应到场。": [],
+        "因不可抗力影响的一方可以解除合同。": [],
+    }
+    for sentence, expected in cases.items():
+        got = [(a.side, a.kind) for a in party_actions(sentence, roles)]
+        assert got == expected, sentence
+
+
+def test_obligor_of() -> None:
+    en = party_roles(FIDIC, "Contractor")
+    assert obligor_of("The Contractor shall give notice.", en) == "us"
+    assert obligor_of("The Employer shall pay within 56 days.", en) == "them"
+    assert obligor_of("The Employer may terminate.", en) is None
+    assert obligor_of("The Contractor shall notify and the Employer shall respond.", en) == "both"
+    assert obligor_of("Neither Party shall assign this Contract.", en) == "both"
+    assert obligor_of("Time is of the essence.", en) is None
+    employer = party_roles(FIDIC, "Employer")
+    assert obligor_of("The Contractor shall give notice.", employer) == "them"
+    zh = party_roles(CN, "发包人")
+    assert obligor_of("承包人应在28天内递交索赔意向通知书。", zh) == "them"
+    assert obligor_of("发包人应在收到后28天内支付。", zh) == "us"
+
+
+def test_role_actions_and_mentions() -> None:
+    assert [(a.role, a.kind) for a in role_actions("The Contractor must give notice.")] == [
+        ("contractor", "obligation")
+    ]
+    assert [(a.role, a.kind) for a in role_actions("买方有权拒收。")] == [("buyer", "right")]
+    roles = party_roles(FIDIC, "Employer")
+    text = "The liability of the Contractor to Coastal Water Authority and of the Subcontractor"
+    assert [(side, word) for _, side, word in party_mentions(text, roles)] == [
+        ("them", "Contractor"),
+        ("us", "Coastal Water Authority"),
+    ]
