@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -12,11 +14,16 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from contract_review.documents import load_task_document
 from contract_review.errors import InputError
 from contract_review.intake import load_document
-from contract_review.structure_parser import StructureParser
+from contract_review.models import DocumentRole, TaskDocument
+from contract_review.plugins import load_builtin_plugins
+from contract_review.plugins.registry import get_plugin, list_plugins
+from contract_review.skills import create_dispatcher
+from contract_review.structure_parser import DocumentParserConfig, StructureParser
 
-from ._render import render_tree
+from ._render import render_checklist, render_skills, render_tree
 
 app = typer.Typer(
     name="contract-review",
@@ -63,6 +70,163 @@ def parse(
         return
     out = Console(highlight=False, soft_wrap=True)
     render_tree(out, structure, loaded)
+
+
+skills_app = typer.Typer(help="List the skills or run one on a contract clause.")
+app.add_typer(skills_app, name="skills")
+
+
+class TableOrJson(StrEnum):
+    """How listings print."""
+
+    TABLE = "table"
+    JSON = "json"
+
+
+def _parser_config(domain: str | None) -> DocumentParserConfig | None:
+    load_builtin_plugins()
+    if domain is None:
+        return None
+    plugin = get_plugin(domain)
+    if plugin is None:
+        known = ", ".join(p.domain_id for p in list_plugins())
+        raise InputError(f"unknown domain '{domain}'; known domains: {known}")
+    return plugin.parser_config
+
+
+@skills_app.command("list")
+def skills_list(
+    fmt: Annotated[TableOrJson, typer.Option("--format", "-f")] = TableOrJson.TABLE,
+    domain: Annotated[
+        str | None, typer.Option(help="Only generic skills and those of this domain.")
+    ] = None,
+) -> None:
+    """List the skills with their domain, category, description and tool parameters."""
+    load_builtin_plugins()
+    dispatcher = create_dispatcher()
+    tools = {t["function"]["name"]: t for t in dispatcher.get_tool_definitions()}
+    rows = []
+    for reg in dispatcher.list_skills():
+        if domain and reg.domain not in ("*", domain):
+            continue
+        params = tools.get(reg.skill_id, reg.to_tool_definition())["function"]["parameters"]
+        rows.append(
+            {
+                "skill_id": reg.skill_id,
+                "name": reg.name,
+                "domain": reg.domain,
+                "category": reg.category,
+                "backend": reg.backend.value,
+                "status": reg.status,
+                "description": reg.description,
+                "parameters": params,
+            }
+        )
+    if fmt is TableOrJson.JSON:
+        sys.stdout.write(json.dumps(rows, ensure_ascii=False, indent=2) + "\n")
+    else:
+        render_skills(Console(highlight=False, soft_wrap=False), rows)
+
+
+def _parse_args(args: list[str]) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for arg in args:
+        key, sep, value = arg.partition("=")
+        if not sep or not key:
+            raise InputError(f"--arg expects key=value, got '{arg}'")
+        try:
+            out[key] = json.loads(value)
+        except json.JSONDecodeError:
+            out[key] = value
+    return out
+
+
+@skills_app.command("run")
+def skills_run(
+    skill: Annotated[str, typer.Argument(help="Skill id (see 'skills list').")],
+    file: Annotated[Path, typer.Argument(help="The contract (primary document).")],
+    clause: Annotated[str, typer.Option("--clause", "-c", help="Clause id, e.g. 14.2.")],
+    arg: Annotated[
+        list[str] | None,
+        typer.Option("--arg", "-a", help="Business argument key=value (JSON values allowed)."),
+    ] = None,
+    party: Annotated[str, typer.Option(help="The party we act for.")] = "",
+    domain: Annotated[str | None, typer.Option(help="generic, fidic or sha_spa.")] = None,
+    subtype: Annotated[str | None, typer.Option(help="Domain subtype.")] = None,
+    baseline: Annotated[Path | None, typer.Option(help="Baseline document.")] = None,
+    reference: Annotated[
+        list[Path] | None, typer.Option(help="Reference document (repeatable).")
+    ] = None,
+    criteria: Annotated[Path | None, typer.Option(help="Review playbook file.")] = None,
+) -> None:
+    """Run one skill on one clause and print its result as JSON."""
+    with user_errors():
+        config = _parser_config(domain)
+        llm_arguments = _parse_args(arg or [])
+        primary = load_task_document(file, DocumentRole.PRIMARY, parser_config=config)
+        documents: list[TaskDocument] = [primary]
+        if baseline is not None:
+            documents.append(
+                load_task_document(baseline, DocumentRole.BASELINE, parser_config=config)
+            )
+        for ref in reference or []:
+            documents.append(load_task_document(ref, DocumentRole.REFERENCE))
+        if criteria is not None and not criteria.is_file():
+            raise InputError(f"{criteria}: file not found")
+        structure = primary.structure
+        state = {
+            "our_party": party,
+            "language": structure.language if structure else "en",
+            "domain_id": domain,
+            "domain_subtype": subtype,
+            "documents": documents,
+            "criteria_path": str(criteria) if criteria else None,
+        }
+        dispatcher = create_dispatcher()
+        if dispatcher.get_registration(skill) is None:
+            raise InputError(f"unknown skill '{skill}'; see 'contract-review skills list'")
+        result = asyncio.run(
+            dispatcher.prepare_and_call(
+                skill, clause, structure, state, llm_arguments=llm_arguments
+            )
+        )
+        if not result.success:
+            raise InputError(f"{skill}: {result.error}")
+    sys.stdout.write(json.dumps(result.data, ensure_ascii=False, indent=2) + "\n")
+
+
+@app.command()
+def checklist(
+    file: Annotated[Path, typer.Argument(help="The contract.")],
+    domain: Annotated[str, typer.Option(help="generic, fidic or sha_spa.")] = "generic",
+    subtype: Annotated[str | None, typer.Option(help="Domain subtype.")] = None,
+    fmt: Annotated[TableOrJson, typer.Option("--format", "-f")] = TableOrJson.TABLE,
+) -> None:
+    """Print the review checklist built for a contract: clause, topic, priority, skills."""
+    with user_errors():
+        config = _parser_config(domain)
+        doc = load_task_document(file, DocumentRole.PRIMARY, parser_config=config)
+        plugin = get_plugin(domain)
+        assert plugin is not None  # _parser_config checked the domain
+        assert doc.structure is not None
+        if plugin.build_checklist is None:
+            raise InputError(f"domain '{domain}' has no checklist")
+        items = plugin.build_checklist(doc.structure, subtype)
+    rows = []
+    for item in items:
+        clause = doc.structure.get_clause(item.clause_id)
+        rows.append(
+            {
+                **item.model_dump(mode="json"),
+                "start_offset": clause.start_offset if clause else None,
+                "end_offset": clause.end_offset if clause else None,
+                "text": clause.text if clause else "",
+            }
+        )
+    if fmt is TableOrJson.JSON:
+        sys.stdout.write(json.dumps(rows, ensure_ascii=False, indent=2) + "\n")
+    else:
+        render_checklist(Console(highlight=False, soft_wrap=False), rows)
 
 
 @app.callback()

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.console import Console
 from rich.markup import escape
+from rich.table import Table
 from rich.tree import Tree
 
 from contract_review.models import ClauseNode, DocumentStructure, LoadedText
@@ -45,3 +48,43 @@ def render_tree(console: Console, structure: DocumentStructure, loaded: LoadedTe
         )
     for h in loaded.hidden_spans:
         console.print(f"[yellow]hidden text ({h.reason}):[/] {escape(h.text[:120])}")
+
+
+def render_skills(console: Console, rows: list[dict[str, Any]]) -> None:
+    """Skills as a table: id, domain, category, parameters, description."""
+    table = Table(show_lines=True)
+    for col in ("skill", "domain", "category", "parameters", "description"):
+        table.add_column(col, overflow="fold")
+    for row in rows:
+        params = row["parameters"].get("properties", {})
+        required = set(row["parameters"].get("required", []))
+        names = ", ".join(f"{n}{'*' if n in required else ''}" for n in params)
+        table.add_row(
+            escape(row["skill_id"]),
+            row["domain"],
+            row["category"],
+            escape(names),
+            escape(row["description"]),
+        )
+    console.print(table)
+    console.print("[dim]* required parameter[/]")
+
+
+def render_checklist(console: Console, rows: list[dict[str, Any]]) -> None:
+    """Checklist items as a table."""
+    table = Table()
+    for col in ("clause", "title", "topic", "priority", "skills", "offsets", "text"):
+        table.add_column(col, overflow="fold")
+    for row in rows:
+        text = " ".join(row["text"].split())
+        table.add_row(
+            escape(row["clause_id"]),
+            escape(row["clause_name"]),
+            escape(row["topic"] or "-"),
+            row["priority"],
+            escape(", ".join(row["required_skills"])),
+            f"{row['start_offset']}-{row['end_offset']}",
+            escape(text[:80]),
+        )
+    console.print(table)
+    console.print(f"[dim]{len(rows)} items[/]")

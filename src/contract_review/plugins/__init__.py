@@ -1,1 +1,10 @@
 """Domain plugins: parser profile, checklist, baselines and skills of one contract domain."""
+
+from __future__ import annotations
+
+
+def load_builtin_plugins() -> None:
+    """Register the plugins shipped with the engine (idempotent)."""
+    from .generic import register_generic_plugin
+
+    register_generic_plugin()

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
 from contract_review.models import ClauseNode, DocumentRole, DocumentStructure
+from contract_review.skills._cache import per_structure
 from contract_review.skills.context import ReviewContext, require_clause
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
@@ -96,9 +98,9 @@ def handle(inp: CrossReferenceCheckInput) -> CrossReferenceCheckOutput:
     baseline = inp.baseline_structure
     checked: list[CheckedReference] = []
     issues: list[str] = []
-    for ref in structure.cross_references:
-        if not start <= ref.start_offset < end:
-            continue
+    refs = structure.cross_references
+    offsets = _ref_offsets(structure)
+    for ref in refs[bisect_left(offsets, start) : bisect_left(offsets, end)]:
         target = structure.get_clause(ref.target_clause_id)
         status: RefStatus
         if target is not None and _within(target, clause):
@@ -142,12 +144,19 @@ def _within(node: ClauseNode, clause: ClauseNode) -> bool:
     return clause.start_offset <= node.start_offset < clause.end_offset
 
 
+@per_structure()
+def _ref_offsets(structure: DocumentStructure) -> list[int]:
+    """Start offsets of the (sorted) cross-references, for range lookups."""
+    return [r.start_offset for r in structure.cross_references]
+
+
+@per_structure()
 def _graph(structure: DocumentStructure) -> dict[str, set[str]]:
     edges: dict[str, set[str]] = {}
     for ref in structure.cross_references:
-        if ref.source_clause_id and structure.get_clause(ref.target_clause_id) is not None:
-            if ref.source_clause_id != ref.target_clause_id:
-                edges.setdefault(ref.source_clause_id, set()).add(ref.target_clause_id)
+        source, target = ref.source_clause_id, ref.target_clause_id
+        if source and source != target and structure.get_clause(target) is not None:
+            edges.setdefault(source, set()).add(target)
     return edges
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from contract_review.models import DocumentStructure
+from contract_review.skills._cache import per_structure
 from contract_review.skills.context import require_clause
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
@@ -66,14 +67,7 @@ DESCRIPTION = (
 
 # Capitalised words that are ordinary in contracts and do not need a definition.
 _COMMON = frozenset(
-    "agreement party parties clause clauses sub-clause section sections article articles "
-    "schedule schedules exhibit exhibits appendix appendices annex annexes paragraph "
-    "january february march april may june july august september october november december "
-    "monday tuesday wednesday thursday friday saturday sunday the this that these those such "
-    "any each all no if in on at by for of to and or a an as upon under within where when "
-    "provided notwithstanding subject unless except including whereas now therefore "
-    "i ii iii iv v vi vii viii ix x usd us eur gbp rmb inc ltd llc co corp plc limited "
-    "company state states united kingdom china people's republic english chinese".split()
+    ["agreement", "party", "parties", "clause", "clauses", "sub-clause", "section", "sections", "article", "articles", "schedule", "schedules", "exhibit", "exhibits", "appendix", "appendices", "annex", "annexes", "paragraph", "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "the", "this", "that", "these", "those", "such", "any", "each", "all", "no", "if", "in", "on", "at", "by", "for", "of", "to", "and", "or", "a", "an", "as", "upon", "under", "within", "where", "when", "provided", "notwithstanding", "subject", "unless", "except", "including", "whereas", "now", "therefore", "i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "usd", "us", "eur", "gbp", "rmb", "inc", "ltd", "llc", "co", "corp", "plc", "limited", "company", "state", "states", "united", "kingdom", "china", "people's", "republic", "english", "chinese"]
 )
 _SMALL = frozenset({"of", "for", "and", "the", "to", "in", "on", "de"})
 _CAP_PHRASE = re.compile(
@@ -124,11 +118,20 @@ def handle(inp: ResolveDefinitionInput) -> ResolveDefinitionOutput:
     )
 
 
+@per_structure()
+def _known(structure: DocumentStructure) -> tuple[frozenset[str], frozenset[str], re.Pattern[str]]:
+    """Lower-cased defined terms, clause titles, and a pattern finding any defined term."""
+    defined = frozenset(t.lower() for t in structure.definitions)
+    titles = frozenset(c.title.lower() for c in structure.iter_clauses() if c.title)
+    long_terms = sorted((re.escape(d) for d in defined if len(d) > 3), key=len, reverse=True)
+    pattern = re.compile("|".join(long_terms) if long_terms else r"(?!)")
+    return defined, titles, pattern
+
+
 def _undefined(
     structure: DocumentStructure, clause_id: str, text: str, title: str
 ) -> list[UndefinedTerm]:
-    defined = {t.lower() for t in structure.definitions}
-    titles = {c.title.lower() for c in structure.iter_clauses() if c.title}
+    defined, titles, defined_inside = _known(structure)
     found: dict[str, list[int]] = {}
     for m in _CAP_PHRASE.finditer(text):
         words = m.group(1).rstrip("'’-").split()
@@ -144,7 +147,7 @@ def _undefined(
             continue
         if len(words) == 1 and words[0].lower() in _COMMON:
             continue
-        if any(d in key for d in defined if len(d) > 3):
+        if defined_inside.search(key):
             continue  # "Contractor's Equipment" when "Contractor" is defined: fine
         found.setdefault(phrase, []).append(m.start())
     for m in _ZH_QUOTED.finditer(text):
