@@ -165,7 +165,7 @@ def test_registration_without_input_schema() -> None:
 
 
 def test_parse_tool_calls() -> None:
-    calls = [
+    calls: list[dict[str, Any]] = [
         {"id": "c1", "function": {"name": "echo", "arguments": '{"clause_id": "4.1"}'}},
         {"id": "c2", "function": {"name": "echo", "arguments": "{not json"}},
         {"id": "c3", "function": {"name": "echo", "arguments": {"clause_id": "2"}}},
