@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from typer.testing import CliRunner
 
@@ -35,3 +36,112 @@ def test_parse_json_is_a_document_structure() -> None:
 def test_unknown_option_value_is_a_usage_error() -> None:
     result = runner.invoke(app, ["parse", "x.txt", "--format", "xml"])
     assert result.exit_code == 2
+
+
+def test_skills_list_json_has_every_skill_with_business_parameters() -> None:
+    result = runner.invoke(app, ["skills", "list", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)
+    ids = {r["skill_id"] for r in rows}
+    assert {
+        "get_clause_context",
+        "resolve_definition",
+        "compare_with_baseline",
+        "cross_reference_check",
+        "extract_financial_terms",
+        "search_reference_doc",
+        "load_review_criteria",
+        "assess_deviation",
+        "draft_redline_comment",
+    } <= ids
+    for row in rows:
+        assert row["description"]
+        assert "document_structure" not in row["parameters"]["properties"]
+    table = runner.invoke(app, ["skills", "list"])
+    assert table.exit_code == 0
+    assert "extract_financial_terms" in table.output
+
+
+def test_skills_run_prints_the_result() -> None:
+    path = EXAMPLES / "fidic" / "particular_conditions_en.txt"
+    result = runner.invoke(
+        app, ["skills", "run", "extract_financial_terms", str(path), "--clause", "8.8"]
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert [p["value"] for p in data["percentages"]][:1] == [0.2]
+    assert data["percentages"][0]["category"] == "delay_damages"
+
+
+def test_skills_run_with_baseline_party_and_arguments(tmp_path: Path) -> None:
+    contract = tmp_path / "contract.txt"
+    contract.write_text("1. Claims\nThe Contractor shall give notice within 14 days.\n")
+    baseline = tmp_path / "baseline.txt"
+    baseline.write_text("1. Claims\nThe Contractor shall give notice within 28 days.\n")
+    result = runner.invoke(
+        app,
+        [
+            "skills",
+            "run",
+            "assess_deviation",
+            str(contract),
+            "--clause",
+            "1",
+            "--baseline",
+            str(baseline),
+            "--party",
+            "Contractor",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["max_severity"] == "high"
+    args = runner.invoke(
+        app,
+        [
+            "skills",
+            "run",
+            "search_reference_doc",
+            str(contract),
+            "--clause",
+            "1",
+            "--reference",
+            str(baseline),
+            "--arg",
+            "query=notice",
+            "--arg",
+            "top_k=1",
+        ],
+    )
+    assert args.exit_code == 0, args.output
+    assert json.loads(args.stdout)["passages"][0]["clause_id"] == "1"
+
+
+def test_skills_run_user_errors_exit_2() -> None:
+    path = EXAMPLES / "fidic" / "particular_conditions_en.txt"
+    cases = [
+        ["skills", "run", "get_clause_context", str(path), "--clause", "99.9"],
+        ["skills", "run", "no_such_skill", str(path), "--clause", "1"],
+        ["skills", "run", "compare_with_baseline", str(path), "--clause", "8.8"],
+        ["skills", "run", "get_clause_context", str(path), "--clause", "1", "--arg", "oops"],
+        ["skills", "run", "get_clause_context", str(path), "--clause", "1", "--domain", "x"],
+    ]
+    for argv in cases:
+        result = runner.invoke(app, argv)
+        assert result.exit_code == 2, (argv, result.output)
+        assert "error:" in result.output
+
+
+def test_checklist_json_carries_topics_offsets_and_text() -> None:
+    path = EXAMPLES / "generic" / "supply_agreement_en.txt"
+    result = runner.invoke(app, ["checklist", str(path), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)
+    text = path.read_text(encoding="utf-8")
+    assert rows
+    for row in rows:
+        assert text[row["start_offset"] : row["end_offset"]] == row["text"]
+        assert row["required_skills"]
+    assert "Governing Law" in {r["topic"] for r in rows}
+    table = runner.invoke(app, ["checklist", str(path)])
+    assert table.exit_code == 0
+    assert "Governing Law" in table.output

@@ -83,6 +83,11 @@ class TableOrJson(StrEnum):
     JSON = "json"
 
 
+def _table_console() -> Console:
+    # Off a terminal rich assumes 80 columns, which folds tables into unreadable slivers.
+    return Console(highlight=False, width=None if sys.stdout.isatty() else 160)
+
+
 def _parser_config(domain: str | None) -> DocumentParserConfig | None:
     load_builtin_plugins()
     if domain is None:
@@ -125,7 +130,7 @@ def skills_list(
     if fmt is TableOrJson.JSON:
         sys.stdout.write(json.dumps(rows, ensure_ascii=False, indent=2) + "\n")
     else:
-        render_skills(Console(highlight=False, soft_wrap=False), rows)
+        render_skills(_table_console(), rows)
 
 
 def _parse_args(args: list[str]) -> dict[str, object]:
@@ -226,7 +231,7 @@ def checklist(
     if fmt is TableOrJson.JSON:
         sys.stdout.write(json.dumps(rows, ensure_ascii=False, indent=2) + "\n")
     else:
-        render_checklist(Console(highlight=False, soft_wrap=False), rows)
+        render_checklist(_table_console(), rows)
 
 
 @app.callback()
