@@ -8,7 +8,7 @@ import threading
 import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from jsonschema import Draft202012Validator
@@ -342,7 +342,7 @@ def test_builtin_skills_through_the_dispatcher() -> None:
 
 
 class _Service(BaseHTTPRequestHandler):
-    runs: dict[str, int] = {}
+    runs: ClassVar[dict[str, int]] = {}
 
     def log_message(self, *args: Any) -> None:
         pass

@@ -30,8 +30,8 @@ clauses), in document order.
 from __future__ import annotations
 
 import re
-from functools import cached_property
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from contract_review.models import (
     ClauseKind,
