@@ -470,6 +470,9 @@ CHANGE_OF_CONTROL = Topic(
         "substantially all",
         "voting",
         "ownership",
+        "majority",
+        "capital stock",
+        "equity",
         "控制",
         "合并",
         "收购",
@@ -492,10 +495,25 @@ CHANGE_OF_CONTROL = Topic(
         ),
         (
             r"(?:\d+|fifty|majority|more than half)\b.{0,40}\b(?:of )?(?:the |its |any class of (?:its )?)?"
-            r"(?:outstanding |issued )?(?:voting|equity) (?:securities|stock|shares|interests?|power|rights)",
+            r"(?:outstanding |issued )?(?:(?:voting|equity|ownership) (?:securities|stock|shares|interests?|"
+            r"power|rights)|capital stock)",
             2,
         ),
-        (r"controlling (?:interest|shareholder|stake)|acquires? control", 2),
+        (
+            r"controlling (?:interest|shareholder|stake)|acquires? control|majority (?:ownership |equity |"
+            r"voting )?interest",
+            2,
+        ),
+        (
+            r"(?:merger|consolidation|reorgani[sz]ation)\b.{0,150}\b(?:sale|transfer|acquisition|disposition) "
+            r"of (?:all or )?(?:substantially all|a majority|more than (?:fifty|50))",
+            2,
+        ),
+        (
+            r"(?:transfer|sale|acquisition|acquires?|disposition)\w*\b.{0,80}\b(?:voting (?:power|control|"
+            r"stock|securities|shares|interests?)|control of)",
+            2,
+        ),
         (
             r"(?:sale|transfer|disposition|disposal) of (?:all or )?substantially all (?:of )?"
             r"(?:its |the |such party's |their )?(?:assets|business|stock|shares)",
@@ -774,7 +792,8 @@ LICENSE_GRANT = Topic(
             r"has been|have been)? ?(?:granted|conferred|implied)",
             r"(?:shall|will) not be (?:construed|deemed|interpreted) (?:as|to)\b.{0,20}(?:grant|confer)",
             r"does not (?:grant|confer)|is not granted|not granted any|no implied licen",
-            r"(?:right|power|authority)(?: and (?:authority|power|right))? to (?:enter into|grant|license|make)",
+            r"(?:right|power|authority)(?: and (?:authority|power|right))? to (?:enter into|license|make|"
+            r"grant(?! (?:and authori[sz]e (?:the grant of )?)?(?:further )?sub-?licen))",
             r"owned or licensed|or otherwise controlled|licensed by (?:a )?third part",
             r"\bnor\b.{0,60}\bgrant|(?:shall|will|may) not\b.{0,80}\bgrant|not to grant",
             r"by implication,? estoppel",
@@ -875,7 +894,21 @@ NON_COMPETE = Topic(
         "Check the scope of the restraint on competing (activities, products, territory, "
         "duration, post-term period) and whether it is reasonable and enforceable."
     ),
-    vocab=_words("compet", "similar", "same as", "竞业", "竞争", "同业", "同类"),
+    vocab=_words(
+        "compet",
+        "similar",
+        "same as",
+        "covenant",
+        "directly or indirectly",
+        "develop",
+        "commerciali",
+        "manufactur",
+        "engage in",
+        "竞业",
+        "竞争",
+        "同业",
+        "同类",
+    ),
     titles=_titles(
         r"non-?compet|not to compete|competition|competing|competitive|restrictive covenant|"
         r"conflicts? of interest|negative covenant",
@@ -887,7 +920,8 @@ NON_COMPETE = Topic(
             r"(?:shall|will|may|agrees?(?: that it will| to)?|covenants? that it will)(?: not|n't) "
             r"(?:[\w,()-]+ ){0,8}(?:engage|compete|market|sell|distribute|promote|develop|manufacture|"
             r"commerciali[sz]e|offer|operate|own|manage|provide|carry on|conduct|participate|invest|"
-            r"license|acquire|research|make|solicit|represent|advertise|produce)\w*\b.{0,300}"
+            r"license|acquire|research|make|solicit|represent|advertise|produce|display|place|"
+            r"allow|permit|grant|enter into|endorse|collaborate|partner|support|work with)\w*\b.{0,300}"
             r"\b(?:compet(?:e|es|ing|itive|itor|itors)|similar (?:business|products?|services?))",
             3,
         ),
@@ -911,6 +945,12 @@ NON_COMPETE = Topic(
             1,
         ),
         (r"restrictive covenants?|covenants? (?:not to|against) (?:compet|engag)", 2),
+        (
+            r"(?:shall|will|agrees?(?: that it will| to)?|covenants?(?: and agrees?)? that it (?:shall|will))"
+            r"(?: not|n't)\b.{0,120}\b(?:research|develop|manufacture|commerciali[sz]e|engage in|sell|"
+            r"market|distribute|promote)\w*\b",
+            1,
+        ),
         (
             r"competing (?:products?|business|services?|programs?|technolog)|compet(?:e|es|itive) with",
             1,
