@@ -4,7 +4,6 @@ categories, flags, the sample contracts, and the dispatcher path."""
 from __future__ import annotations
 
 import asyncio
-from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -16,8 +15,6 @@ from contract_review.skills.local.extract_financial_terms import (
     SKILL_ID,
     FinancialTermsInput,
     FinancialTermsOutput,
-    cn_numeral_to_decimal,
-    en_words_to_int,
     handle,
 )
 from contract_review.structure_parser import StructureParser
@@ -75,43 +72,6 @@ def call(
     return asyncio.run(
         dispatcher.prepare_and_call(SKILL_ID, clause_id, structure, {}, llm_arguments=args)
     )
-
-
-# -- number converters -------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("words", "value"),
-    [
-        ("ten", 10),
-        ("twenty-eight", 28),
-        ("one hundred and eighty", 180),
-        ("two million five hundred thousand", 2_500_000),
-        ("Ten Thousand", 10_000),
-        ("nine hundred ninety-nine thousand", 999_000),
-        ("dog", None),
-    ],
-)
-def test_english_number_words(words: str, value: int | None) -> None:
-    assert en_words_to_int(words) == value
-
-
-@pytest.mark.parametrize(
-    ("numeral", "value"),
-    [
-        ("壹仟贰佰万", "12000000"),
-        ("叁拾陆万", "360000"),
-        ("一亿二千万", "120000000"),
-        ("十五", "15"),
-        ("两千", "2000"),
-        ("壹万零伍", "10005"),
-        ("一万亿", "1000000000000"),
-        ("二〇二四", "2024"),
-        ("十二点五", "12.5"),
-    ],
-)
-def test_chinese_numerals(numeral: str, value: str) -> None:
-    assert cn_numeral_to_decimal(numeral) == Decimal(value)
 
 
 # -- amounts -----------------------------------------------------------------------------------

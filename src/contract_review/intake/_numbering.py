@@ -26,6 +26,14 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
+from contract_review.numerals import (
+    int_to_cjk_counting,
+    int_to_english_ordinal,
+    int_to_english_words,
+    int_to_letters,
+    int_to_roman,
+)
+
 __all__ = ["NumberLabel", "NumberingResolver", "format_number"]
 
 _W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
@@ -374,53 +382,6 @@ def _restarts_after(level: _Level | None, deeper: int, used: int) -> bool:
 # Number formats
 # ------------------------------------------------------------------------------------------
 
-_ROMAN = (
-    (1000, "M"),
-    (900, "CM"),
-    (500, "D"),
-    (400, "CD"),
-    (100, "C"),
-    (90, "XC"),
-    (50, "L"),
-    (40, "XL"),
-    (10, "X"),
-    (9, "IX"),
-    (5, "V"),
-    (4, "IV"),
-    (1, "I"),
-)
-_ONES = [
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-]
-_TENS = ["_", "_", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
-_ORDINAL_WORDS = {
-    "one": "first",
-    "two": "second",
-    "three": "third",
-    "five": "fifth",
-    "eight": "eighth",
-    "nine": "ninth",
-    "twelve": "twelfth",
-}
 _ZH_DIGITS = "零一二三四五六七八九"
 _ZH_LEGAL_DIGITS = "零壹贰叁肆伍陆柒捌玖"
 _ZH_LEGAL_TRAD_DIGITS = "零壹貳參肆伍陸柒捌玖"
@@ -430,97 +391,10 @@ _EARTHLY_BRANCHES = "子丑寅卯辰巳午未申酉戌亥"
 _CHICAGO = "*†‡§"
 
 
-def _roman(n: int) -> str:
-    out = []
-    for value, numeral in _ROMAN:
-        count, n = divmod(n, value)
-        out.append(numeral * count)
-    return "".join(out)
-
-
-def _letters(n: int) -> str:
-    # Word repeats the letter: 27 -> "aa", 28 -> "bb", 53 -> "aaa".
-    return chr(ord("a") + (n - 1) % 26) * ((n - 1) // 26 + 1)
-
-
-def _english(n: int) -> str:
-    """English cardinal words (lower case) for 0 <= n < 1,000,000."""
-    if n < 20:
-        return _ONES[n]
-    if n < 100:
-        tens, ones = divmod(n, 10)
-        return _TENS[tens] + (f"-{_ONES[ones]}" if ones else "")
-    if n < 1000:
-        hundreds, rest = divmod(n, 100)
-        return f"{_ONES[hundreds]} hundred" + (f" {_english(rest)}" if rest else "")
-    thousands, rest = divmod(n, 1000)
-    return f"{_english(thousands)} thousand" + (f" {_english(rest)}" if rest else "")
-
-
-def _english_ordinal(n: int) -> str:
-    words = _english(n)
-    head, sep, last = words.rpartition("-") if "-" in words else words.rpartition(" ")
-    if last in _ORDINAL_WORDS:
-        last = _ORDINAL_WORDS[last]
-    elif last.endswith("y"):
-        last = last[:-1] + "ieth"
-    else:
-        last += "th"
-    return f"{head}{sep}{last}"
-
-
 def _ordinal_suffix(n: int) -> str:
     if 10 <= n % 100 <= 20:
         return f"{n}th"
     return f"{n}" + {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-
-
-def _cjk_counting(
-    n: int,
-    digits: str,
-    units: str,
-    big_units: str,
-    *,
-    zero: bool = True,
-    one_before_units: bool = True,
-) -> str:
-    """CJK counting numerals: 11 -> 十一, 101 -> 一百零一, 10001 -> 一万零一.
-
-    `units` are the in-group units for 10/100/1000 ("十百千"), `big_units` the group units for
-    10^4 and 10^8 ("万亿"). Japanese style (`zero=False, one_before_units=False`) writes
-    百一 for 101 and omits 一 before 十/百/千.
-    """
-    if n == 0:
-        return digits[0]
-    groups: list[int] = []
-    while n:
-        n, group = divmod(n, 10000)
-        groups.append(group)
-    out: list[str] = []
-    pending_zero = False
-    for group_index in range(len(groups) - 1, -1, -1):
-        group = groups[group_index]
-        if group == 0:
-            pending_zero = bool(out)
-            continue
-        for position in range(3, -1, -1):
-            digit = group // 10**position % 10
-            if digit == 0:
-                pending_zero = pending_zero or bool(out)
-                continue
-            if pending_zero and zero:
-                out.append(digits[0])
-            pending_zero = False
-            unit = units[position - 1] if position else ""
-            if digit != 1 or not unit or one_before_units:
-                out.append(digits[digit])
-            out.append(unit)
-        if group_index:
-            out.append(big_units[group_index - 1])
-    text = "".join(out)
-    if one_before_units and text.startswith(digits[1] + units[0]) and units[0] == "十":
-        text = text[1:]  # 10 -> 十, 12 -> 十二, but 110 -> 一百一十
-    return text
 
 
 def _digit_by_digit(n: int, digits: str) -> str:
@@ -557,19 +431,19 @@ def format_number(n: int, fmt: str, custom_format: str | None = None) -> str:
         case "decimalZero":
             return f"{n:02d}" if 0 <= n < 10 else str(n)
         case "upperRoman":
-            return _roman(n) if n < 4000 else str(n)
+            return int_to_roman(n) if n < 4000 else str(n)
         case "lowerRoman":
-            return _roman(n).lower() if n < 4000 else str(n)
+            return int_to_roman(n).lower() if n < 4000 else str(n)
         case "upperLetter":
-            return _letters(n).upper()
+            return int_to_letters(n).upper()
         case "lowerLetter":
-            return _letters(n)
+            return int_to_letters(n)
         case "ordinal":
             return _ordinal_suffix(n)
         case "cardinalText":
-            return _english(n).capitalize() if n < 1_000_000 else str(n)
+            return int_to_english_words(n).capitalize() if n < 1_000_000 else str(n)
         case "ordinalText":
-            return _english_ordinal(n).capitalize() if n < 1_000_000 else str(n)
+            return int_to_english_ordinal(n).capitalize() if n < 1_000_000 else str(n)
         case "decimalFullWidth" | "decimalFullWidth2":
             return "".join(chr(0xFF10 + int(d)) if d.isdigit() else d for d in str(n))
         case "decimalEnclosedCircle" | "decimalEnclosedCircleChinese":
@@ -584,13 +458,13 @@ def format_number(n: int, fmt: str, custom_format: str | None = None) -> str:
             | "taiwaneseCounting"
             | "taiwaneseCountingThousand"
         ) if n <= max_cjk:
-            return _cjk_counting(n, _ZH_DIGITS, "十百千", "万亿")
+            return int_to_cjk_counting(n, _ZH_DIGITS, "十百千", "万亿")
         case "chineseLegalSimplified" if n <= max_cjk:
-            return _cjk_counting(n, _ZH_LEGAL_DIGITS, "拾佰仟", "万亿")
+            return int_to_cjk_counting(n, _ZH_LEGAL_DIGITS, "拾佰仟", "万亿")
         case "ideographLegalTraditional" if n <= max_cjk:
-            return _cjk_counting(n, _ZH_LEGAL_TRAD_DIGITS, "拾佰仟", "萬億")
+            return int_to_cjk_counting(n, _ZH_LEGAL_TRAD_DIGITS, "拾佰仟", "萬億")
         case "japaneseCounting" if n <= max_cjk:
-            return _cjk_counting(
+            return int_to_cjk_counting(
                 n, _ZH_DIGITS, "十百千", "万億", zero=False, one_before_units=False
             )
         case "ideographDigital" | "taiwaneseDigital" | "japaneseDigitalTenThousand":

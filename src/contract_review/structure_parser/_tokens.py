@@ -12,8 +12,13 @@ import re
 from dataclasses import dataclass
 
 from contract_review.models import ClauseKind
-
-from ._numerals import CN_NUMERAL_CHARS, cn_to_int, letters_to_int, roman_to_int, word_to_int
+from contract_review.numerals import (
+    CN_NUMERAL_CHARS,
+    chinese_to_int,
+    english_words_to_int,
+    letters_to_int,
+    roman_to_int,
+)
 
 # Styles whose numbers form decimal paths ("Clause 4" and "4.2" belong to one numbering).
 PATH_STYLES = frozenset(
@@ -244,7 +249,7 @@ def _match_paren(text: str, start: int, p: int) -> Token | None:
     if num.isdigit():
         alts.append(Alt("paren_num", int(num), num))
     elif num[0] in CN_NUMERAL_CHARS:
-        v = cn_to_int(num)
+        v = chinese_to_int(num, extended=False, digit_string=False, bare_units=True, arabic=True)
         if v:
             alts.append(Alt("paren_cn", v, str(v)))
     else:
@@ -269,7 +274,9 @@ def _match_cn(text: str, start: int, p: int) -> Token | None:
     m = _CN_RE.match(text, p)
     if not m:
         return None
-    v = cn_to_int(m.group("num"))
+    v = chinese_to_int(
+        m.group("num"), extended=False, digit_string=False, bare_units=True, arabic=True
+    )
     if not v:
         return None
     unit = m.group("unit")
@@ -291,7 +298,11 @@ def _match_cn_annex(text: str, start: int, p: int) -> Token | None:
     if not m:
         return None
     num = m.group("num")
-    v = cn_to_int(num) if num else 1
+    v = (
+        chinese_to_int(num, extended=False, digit_string=False, bare_units=True, arabic=True)
+        if num
+        else 1
+    )
     if v is None:
         return None
     label = m.group("kw") + (str(v) if num else "")
@@ -307,6 +318,12 @@ def _match_sect(text: str, start: int, p: int) -> Token | None:
     style = "dec" if len(path) > 1 else "kw:section"
     alt = Alt(style, path[-1], num, path)
     return Token(start, p, m.end(), m.end(), (alt,), True, ClauseKind.CLAUSE)
+
+
+def _word_number(word: str) -> int | None:
+    """'ONE' → 1 … 'TWENTY' → 20 (as in 'ARTICLE ONE'): a single number word up to twenty."""
+    v = english_words_to_int(word) if word.isascii() and word.isalpha() else None
+    return v if v is not None and 1 <= v <= 20 else None
 
 
 def _match_keyword(text: str, start: int, p: int) -> Token | None:
@@ -343,7 +360,7 @@ def _match_keyword(text: str, start: int, p: int) -> Token | None:
         if v is None:
             return None
         return Token(start, p, end, end, (Alt("annex", v, f"{_title(kw_raw)} {num}"),), True, kind)
-    v = roman_to_int(num) or word_to_int(num)
+    v = roman_to_int(num) or _word_number(num)
     if v is None:
         return None
     word_path: tuple[int, ...] | None = (v,) if style in PATH_STYLES else None
@@ -385,7 +402,9 @@ def _match_cn_enum(text: str, start: int, p: int) -> Token | None:
     m = _CN_ENUM_RE.match(text, p)
     if not m:
         return None
-    v = cn_to_int(m.group("num"))
+    v = chinese_to_int(
+        m.group("num"), extended=False, digit_string=False, bare_units=True, arabic=True
+    )
     if not v:
         return None
     alt = Alt("cn_enum", v, str(v))

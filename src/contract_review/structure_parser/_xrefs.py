@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ._numerals import CN_NUMERAL_CHARS, cn_to_int, roman_to_int
+from contract_review.numerals import CN_NUMERAL_CHARS, chinese_to_int, roman_to_int
 
 _NUM = r"\d{1,3}(?:\.\d{1,3})*(?:[ ]?\([a-zA-Z0-9]{1,5}\))*"
 _EN_REF = re.compile(
@@ -102,7 +102,9 @@ def _chinese(text: str, heading_starts: set[int]) -> Iterator[RawRef]:
         if "." in num:
             target = num
         else:
-            v = cn_to_int(num)
+            v = chinese_to_int(
+                num, extended=False, digit_string=False, bare_units=True, arabic=True
+            )
             if not v:
                 continue
             target = f"第{v}章" if unit == "章" else str(v)

@@ -22,6 +22,7 @@ from pydantic import BaseModel, Field
 
 from contract_review.errors import SkillError
 from contract_review.models import ClauseNode, DocumentRole, DocumentStructure
+from contract_review.numerals import CN_NUMERAL_CHARS, chinese_to_int
 from contract_review.plugins.registry import get_baseline, get_plugin
 from contract_review.skills._parties import role_actions
 from contract_review.skills.context import ReviewContext, require_clause
@@ -375,10 +376,7 @@ def token_ratio(a: str, b: str) -> float:
 # Numbers with units
 # --------------------------------------------------------------------------------------------
 
-_ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4}
-_ZH_DIGITS |= {"五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
-_ZH_UNITS = {"十": 10, "百": 100, "千": 1000}
-_ZH_NUM = "[零〇一二两三四五六七八九十百千]+"
+_ZH_NUM = f"[{CN_NUMERAL_CHARS}]+"
 
 
 def zh_number(text: str) -> float | None:
@@ -388,16 +386,10 @@ def zh_number(text: str) -> float | None:
         return float(text)
     except ValueError:
         pass
-    total, digit = 0, 0
-    for ch in text:
-        if ch in _ZH_DIGITS:
-            digit = _ZH_DIGITS[ch]
-        elif ch in _ZH_UNITS:
-            total += (digit or 1) * _ZH_UNITS[ch]
-            digit = 0
-        else:
-            return None
-    return float(total + digit)
+    if not text:
+        return 0.0
+    value = chinese_to_int(text, extended=False, digit_string=False, bare_units=True)
+    return float(value) if value is not None else None
 
 
 _PERIOD_DAYS = {"hour": 1 / 24, "day": 1, "week": 7, "month": 30, "year": 365}

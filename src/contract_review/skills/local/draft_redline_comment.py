@@ -45,6 +45,12 @@ from contract_review.models import (
     RiskPoint,
     TextLocation,
 )
+from contract_review.numerals import (
+    CN_NUMERAL_CHARS,
+    chinese_to_int,
+    int_to_chinese,
+    int_to_english_words,
+)
 from contract_review.skills.context import ReviewContext, require_clause
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
@@ -213,10 +219,7 @@ _TOKEN_RE = re.compile(
     r"\d+(?:[.,]\d+)*|[A-Za-z\u00c0-\u024f]+(?:['’-][A-Za-z\u00c0-\u024f]+)*|\s+|.", re.S
 )
 
-_CN_DIGITS = "零一二三四五六七八九"
-_CN_VALUES = {c: i for i, c in enumerate(_CN_DIGITS)} | {"〇": 0, "两": 2}
-_CN_UNITS = {"十": 10, "百": 100, "千": 1000}
-_CN_NUM = "[零〇一二两三四五六七八九十百千]"
+_CN_NUM = f"[{CN_NUMERAL_CHARS}]"
 
 # Durations. English: "14 days", "28-day", "fourteen (14) days"; Chinese: "14天", "十四日".
 _EN_UNIT = r"(?:calendar\s+|business\s+|working\s+|clear\s+)?(?:days?|weeks?|months?|years?|hours?)"
@@ -377,63 +380,8 @@ def _short(text: str, limit: int = 80) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
 
-_ONES = (
-    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
-    "nineteen",
-)  # fmt: skip
-_TENS = ("", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
-
-
-def _en_words(n: int) -> str:
-    ones, tens = _ONES, _TENS
-    if n < 20:
-        return ones[n]
-    if n < 100:
-        t, o = divmod(n, 10)
-        return tens[t] + (f"-{ones[o]}" if o else "")
-    if n < 1000:
-        h, r = divmod(n, 100)
-        return f"{ones[h]} hundred" + (f" and {_en_words(r)}" if r else "")
-    th, r = divmod(n, 1000)
-    rest = ((" and " if r < 100 else " ") + _en_words(r)) if r else ""
-    return f"{_en_words(th)} thousand{rest}"
-
-
 def _norm_words(text: str) -> str:
     return "".join(w for w in re.findall(r"[a-z]+", text.lower()) if w != "and")
-
-
-def _cn_numeral(n: int) -> str:
-    if n >= 10_000:
-        return str(n)
-    digits = (n // 1000, n // 100 % 10, n // 10 % 10, n % 10)
-    out: list[str] = []
-    started = pending_zero = False
-    for d, unit in zip(digits, ("千", "百", "十", ""), strict=True):
-        if d == 0:
-            pending_zero = started
-            continue
-        if pending_zero:
-            out.append("零")
-            pending_zero = False
-        out.append(_CN_DIGITS[d] + unit)
-        started = True
-    text = "".join(out) or "零"
-    return text[1:] if text.startswith("一十") else text
-
-
-def _cn_value(text: str) -> int | None:
-    total = current = 0
-    for ch in text:
-        if ch in _CN_VALUES:
-            current = _CN_VALUES[ch]
-        elif ch in _CN_UNITS:
-            total += (current or 1) * _CN_UNITS[ch]
-            current = 0
-        else:
-            return None
-    return total + current
 
 
 def _number(text: str) -> float | None:
@@ -442,7 +390,7 @@ def _number(text: str) -> float | None:
             return float(text)
         except ValueError:
             return None
-    value = _cn_value(text)
+    value = chinese_to_int(text, extended=False, digit_string=False, bare_units=True) if text else 0
     return float(value) if value is not None else None
 
 
@@ -1021,7 +969,7 @@ def _durations(text: str, lo: int, hi: int, zh: bool) -> list[_Num]:
             # "fourteen (14) days": the words and the figure change together.
             base = max(0, k - 61)
             seg = text[base : k - 1]
-            target = _norm_words(_en_words(int(value)))
+            target = _norm_words(int_to_english_words(int(value), use_and=True))
             for word in re.finditer(r"[A-Za-z]+", seg):
                 if _norm_words(seg[word.start() :]) == target:
                     s, e, style = base + word.start(), lo + m.end("close"), "words"
@@ -1044,11 +992,11 @@ def _percentages(text: str, lo: int, hi: int) -> list[_Num]:
 
 
 def _render(num: _Num, value: float, original: str) -> str:
-    if num.style == "cn" and value == int(value):
-        return _cn_numeral(int(value))
-    if num.style == "words" and value == int(value):
+    if num.style == "cn" and value == int(value) and 0 <= value < 10_000:
+        return int_to_chinese(int(value))  # 10000 and up: figures, as _fmt writes them
+    if num.style == "words" and value == int(value) and value >= 0:
         n = int(value)
-        return f"{_match_case(_en_words(n), original)} ({n})"
+        return f"{_match_case(int_to_english_words(n, use_and=True), original)} ({n})"
     return _fmt(value)
 
 

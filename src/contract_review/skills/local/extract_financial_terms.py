@@ -17,6 +17,13 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from contract_review.models import ClauseNode, DocumentStructure
+from contract_review.numerals import (
+    ENGLISH_NUMBER_WORDS,
+    ENGLISH_SCALES,
+    chinese_to_decimal,
+    chinese_to_int,
+    english_words_to_int,
+)
 from contract_review.skills.context import require_clause
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
@@ -186,115 +193,6 @@ def prepare_input(
 ) -> FinancialTermsInput:
     """Input for `clause_id` of the primary document."""
     return FinancialTermsInput(clause_id=clause_id, document_structure=primary_structure)
-
-
-# --------------------------------------------------------------------------------------------
-# Number words
-# --------------------------------------------------------------------------------------------
-
-_EN_VALUES: dict[str, int] = {
-    w: i
-    for i, w in enumerate(
-        [
-            "zero",
-            "one",
-            "two",
-            "three",
-            "four",
-            "five",
-            "six",
-            "seven",
-            "eight",
-            "nine",
-            "ten",
-            "eleven",
-            "twelve",
-            "thirteen",
-            "fourteen",
-            "fifteen",
-            "sixteen",
-            "seventeen",
-            "eighteen",
-            "nineteen",
-        ]
-    )
-}
-_EN_VALUES.update(
-    {
-        w: 10 * i
-        for i, w in enumerate(
-            ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"], 2
-        )
-    }
-)
-_EN_SCALES: dict[str, int] = {"thousand": 10**3, "million": 10**6, "billion": 10**9}
-_EN_WORD_RE = re.compile(r"[a-z]+")
-
-
-def en_words_to_int(words: str) -> int | None:
-    """Value of English number words ('two million five hundred thousand' -> 2500000)."""
-    total = current = 0
-    seen = False
-    for word in _EN_WORD_RE.findall(words.lower()):
-        if word == "and":
-            continue
-        if word in _EN_VALUES:
-            current += _EN_VALUES[word]
-        elif word == "hundred":
-            current = (current or 1) * 100
-        elif word in _EN_SCALES:
-            total += (current or 1) * _EN_SCALES[word]
-            current = 0
-        else:
-            return None
-        seen = True
-    return total + current if seen else None
-
-
-_CN_DIGITS: dict[str, int] = {}
-for _d, _chars in enumerate(
-    ("零〇", "一壹", "二贰两貳", "三叁參", "四肆", "五伍", "六陆陸", "七柒", "八捌", "九玖")
-):
-    for _c in _chars:
-        _CN_DIGITS[_c] = _d
-_CN_SMALL: dict[str, int] = {"十": 10, "拾": 10, "百": 100, "佰": 100, "千": 1000, "仟": 1000}
-_CN_LARGE: dict[str, int] = {"万": 10**4, "萬": 10**4, "亿": 10**8, "億": 10**8}
-
-
-def cn_numeral_to_decimal(text: str) -> Decimal | None:
-    """Value of Chinese numerals, common or financial ('壹仟贰佰万' -> 12000000, '一点五' -> 1.5,
-    '二〇二四' -> 2024)."""
-    whole, _, frac = text.partition("点")
-    if not whole:
-        return None
-    if all(c in _CN_DIGITS for c in whole):
-        value = int("".join(str(_CN_DIGITS[c]) for c in whole))
-    else:
-        result = wan = section = num = 0
-        for ch in whole:
-            if ch in _CN_DIGITS:
-                num = _CN_DIGITS[ch]
-            elif ch in _CN_SMALL:
-                unit = _CN_SMALL[ch]
-                if num == 0 and unit == 10:
-                    num = 1  # 十五 = 15
-                section += num * unit
-                num = 0
-            elif ch in _CN_LARGE:
-                if _CN_LARGE[ch] == 10**4:
-                    wan += (section + num) * 10**4
-                else:
-                    result += (wan + section + num) * 10**8
-                    wan = 0
-                section = num = 0
-            else:
-                return None
-        value = result + wan + section + num
-    if not frac:
-        return Decimal(value)
-    if not all(c in _CN_DIGITS for c in frac):
-        return None
-    return Decimal(f"{value}.{''.join(str(_CN_DIGITS[c]) for c in frac)}")
 
 
 # --------------------------------------------------------------------------------------------
@@ -586,7 +484,7 @@ def _trie_pattern(words: list[str], *, word_start: bool) -> str:
     )
 
 
-_EN_NUMBER_WORDS = [*_EN_VALUES, "hundred", *_EN_SCALES]
+_EN_NUMBER_WORDS = list(ENGLISH_NUMBER_WORDS)
 _EN_NUM = re.compile(
     f"(?:{_trie_pattern(_EN_NUMBER_WORDS, word_start=True)})"
     rf"(?:(?: and |[ \t]+|-[ \t]*)(?:{_trie_pattern(_EN_NUMBER_WORDS, word_start=False)}))*"
@@ -717,9 +615,9 @@ def _numbers(t: str) -> list[_Num]:
         # 'three and four days': an 'and' not after hundred/thousand/... starts a new number
         for am in re.finditer(" and ", words):
             before = words[: am.start()].rsplit(None, 1)[-1].rsplit("-", 1)[-1]
-            if before != "hundred" and before not in _EN_SCALES:
+            if before != "hundred" and before not in ENGLISH_SCALES:
                 s = m.start() + am.end()
-        value = en_words_to_int(t[s:e])
+        value = english_words_to_int(t[s:e])
         if value is not None:
             nums.append(_Num(s, e, Decimal(value), True))
     if not t.isascii():
@@ -727,7 +625,7 @@ def _numbers(t: str) -> list[_Num]:
             s, e = m.span()
             if t.startswith("分之", e) or (s and t[s - 1] == "第"):
                 continue
-            cn_value = cn_numeral_to_decimal(m.group())
+            cn_value = chinese_to_decimal(m.group())
             if cn_value is not None:
                 nums.append(_Num(s, e, cn_value, True))
     nums.sort(key=lambda n: n.start)
@@ -765,9 +663,9 @@ def _currency_after(t: str, pos: int) -> tuple[str, int, Decimal] | None:
     if m:
         add = Decimal(0)
         if m.group("j"):
-            add += Decimal(_CN_DIGITS[m.group("j")]) / 10
+            add += Decimal(chinese_to_int(m.group("j")) or 0) / 10
         if m.group("f"):
-            add += Decimal(_CN_DIGITS[m.group("f")]) / 100
+            add += Decimal(chinese_to_int(m.group("f")) or 0) / 100
         return _ZH_CURRENCY[m.group("c")], m.end(), add
     m = _CUR_SUF_EN.match(t, pos)
     if m:

@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from contract_review.errors import SkillError
 from contract_review.models import ClauseNode, DocumentStructure, RiskLevel
+from contract_review.numerals import chinese_to_int, roman_to_int
 from contract_review.skills.context import ReviewContext, require_clause
 from contract_review.skills.local.search_reference_doc import (
     EN_STOPWORDS,
@@ -40,7 +41,6 @@ from contract_review.skills.local.search_reference_doc import (
     english_stems,
 )
 from contract_review.skills.schema import SkillBackend, SkillRegistration
-from contract_review.structure_parser._numerals import cn_to_int, roman_to_int
 
 __all__ = [
     "REGISTRATION",
@@ -306,8 +306,16 @@ def _clause_ids(ref: str) -> tuple[str, ...]:
             continue
         m = _CN_CLAUSE_RE.match(part)
         if m:
-            main = cn_to_int(m.group(1))
-            sub = cn_to_int(m.group(2)) if m.group(2) else None
+            main = chinese_to_int(
+                m.group(1), extended=False, digit_string=False, bare_units=True, arabic=True
+            )
+            sub = (
+                chinese_to_int(
+                    m.group(2), extended=False, digit_string=False, bare_units=True, arabic=True
+                )
+                if m.group(2)
+                else None
+            )
             if main is not None:
                 out.append(f"{main}.{sub}" if sub is not None else str(main))
                 continue
