@@ -203,8 +203,6 @@ _ROLE_TRANSLATIONS = (
     ("Subcontractor", ("分包人", "分包方")),
 )
 """Roles across languages, so 'Contractor' finds 承包人/乙方 in a Chinese contract and back."""
-_EN_ROLE_RE = re.compile(r"\b(?:" + "|".join(_EN_ROLES) + r")\b")
-_ZH_ROLE_RE = re.compile("|".join(sorted(_ZH_ROLES, key=len, reverse=True)))
 _ZH_ALIAS_RE = re.compile(r"即(?:为)?(?:本合同|本协议)?(?:的|之|中的)?(甲方|乙方|丙方)")
 
 _EN_PRICES = ("Accepted Contract Amount", "Contract Price", "Contract Sum", "Contract Amount")
