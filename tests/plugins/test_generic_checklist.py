@@ -447,6 +447,59 @@ def test_assignment_carve_out_without_consent_is_not_change_of_control() -> None
     assert _topic_clauses(_parse(_en_untitled(body)), "Change of Control") == []
 
 
+def test_a_territorial_restraint_is_a_non_compete() -> None:
+    body = (
+        "The Distributor shall not, directly or indirectly, market, sell or distribute the "
+        "Products outside the Territory during the Term."
+    )
+    assert _topic_clauses(_parse(_en_untitled(body)), "Non-Compete") == ["2.2"]
+
+
+def test_a_restriction_on_promoting_competitors_is_a_non_compete() -> None:
+    body = (
+        "During the Term, the Publisher will not display any advertising banners or promotional "
+        "placements of the Sponsor's Competitors on the Publisher Site."
+    )
+    assert _topic_clauses(_parse(_en_untitled(body)), "Non-Compete") == ["2.2"]
+
+
+def test_a_right_to_grant_sublicences_does_not_veto_a_licence_grant() -> None:
+    body = (
+        "The Licensor hereby grants to the Licensee an exclusive, royalty-bearing license, with "
+        "the right to grant sublicenses, under the Licensed Patents to develop and sell Products."
+    )
+    assert _topic_clauses(_parse(_en_untitled(body)), "License Grant") == ["2.2"]
+
+
+def test_a_capacity_warranty_is_not_a_licence_grant() -> None:
+    body = (
+        "Each party represents that it has the full right and authority to grant the licenses "
+        "set out in this Agreement and to perform its obligations."
+    )
+    assert _topic_clauses(_parse(_en_untitled(body)), "License Grant") == []
+
+
+def test_a_transfer_of_a_majority_interest_is_a_change_of_control() -> None:
+    body = (
+        "Any transfer of a majority interest in the Franchisee, or of fifty percent (50%) or "
+        "more of its capital stock, requires the Franchisor's prior written consent."
+    )
+    assert _topic_clauses(_parse(_en_untitled(body)), "Change of Control") == ["2.2"]
+
+
+def test_a_press_release_schedule_is_no_evidence_of_terms() -> None:
+    text = _en_titled(
+        "Exclusivity",
+        "During the Term the Supplier shall sell the Products exclusively through the "
+        "Distributor and shall not appoint any other distributor in the Territory.",
+    ) + (
+        "\nSCHEDULE 1\nPRESS RELEASE\nFOR IMMEDIATE RELEASE. Beta Inc. today announced that "
+        "it has acquired exclusive worldwide rights to distribute the Products of Alpha Ltd, "
+        "becoming the exclusive distributor and sole source of the Products.\n"
+    )
+    assert _topic_clauses(_parse(text), "Exclusivity") == ["3"]
+
+
 def test_a_chinese_clause_on_legal_effect_is_not_governing_law() -> None:
     body = "本合同未尽事宜，双方可另行签订补充协议，补充协议与本合同具有同等法律效力。"
     assert _topic_clauses(_parse(_zh_untitled(body)), "Governing Law") == []
@@ -675,10 +728,11 @@ def test_cuad_dev_clause_location_score() -> None:
     print("\n" + scorer.report(result))
     assert result["contracts"] == 39
     assert set(result["categories"]) == set(CUAD_TOPICS)
-    # Measured on the 39 dev contracts: macro recall 0.742, macro precision 0.691 (micro 0.813 /
-    # 0.740). The aim is recall >= 0.85 at precision >= 0.70; the recall floor here sits a little
-    # under the measured figure, not at the aim, which the rules do not reach yet (Non-Compete,
-    # IP Ownership Assignment, Liquidated Damages and Change of Control are the weak categories).
-    assert result["macro"]["recall"] >= 0.70
-    assert result["macro"]["precision"] >= 0.65
-    assert result["micro"]["recall"] >= 0.78
+    # Measured on the 39 dev contracts: macro recall 0.779, macro precision 0.702 (micro recall
+    # 0.850, precision 0.751). The aim is macro recall >= 0.85 at precision >= 0.70; the floors
+    # here sit about 0.03 under the measured figures, not at the aim, which the rules do not reach
+    # yet (IP Ownership Assignment, Liquidated Damages, Change of Control and Non-Compete are the
+    # weak categories; several of their CUAD spans are definitions or one-off wording).
+    assert result["macro"]["recall"] >= 0.75
+    assert result["macro"]["precision"] >= 0.67
+    assert result["micro"]["recall"] >= 0.82

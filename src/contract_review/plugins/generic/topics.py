@@ -89,6 +89,9 @@ class Topic:
     """Body patterns with weights (English and Chinese)."""
     negatives: tuple[re.Pattern[str], ...] = ()
     """A sentence matching one of these is no evidence for the topic."""
+    negated_vocab: tuple[str, ...] = ()
+    """Further gate substrings that count only in a sentence that also holds a negation ('not',
+    "n't"): a restriction's wording ('shall not ... develop') without its topic's own words."""
     context: re.Pattern[str] | None = None
     """When set, only sentences matching it count as evidence."""
     title_support: float = 1.0
@@ -691,7 +694,8 @@ IP_OWNERSHIP = Topic(
         (r"deemed (?:to be )?assigned", 3),
         (
             r"(?:shall|will) (?:be|become) (?:the )?(?:sole (?:and exclusive )?|exclusive )?"
-            r"(?:property|owner) of",
+            r"(?:property|owner) of|(?:shall|will) (?:be|become) (?:the )?(?:our|its|their|your) "
+            r"(?:sole (?:and exclusive )?|exclusive )?property\b",
             3,
         ),
         (r"work(?:s)? (?:made )?for hire", 3),
@@ -759,7 +763,13 @@ LICENSE_GRANT = Topic(
         (r"(?<!not )(?<!no )(?<!never )(?<!to )(?<!the )\bgrants?\b.{0,200}\blicen[cs]e", 3),
         (r"\bright and licen[cs]e|\blicen[cs]e and right", 3),
         (
-            r"(?<!not )(?<!no )(?<!to )(?<!the )\bgrants?\b.{0,150}\bright(?:s)?\b.{0,40}\bto (?:use|reproduce|distribute|market|"
+            r"(?<!not )(?:agrees?|undertakes?|covenants?) to (?:grant|licen[cs]e)\b.{0,80}"
+            r"\b(?:licen[cs]e|rights?)\b",
+            3,
+        ),
+        (
+            r"(?<!not )(?<!no )(?<!to )(?<!the )\bgrants?\b.{0,150}\bright(?:s)?\b.{0,40}\bto "
+            r"(?:\(?[a-z0-9]{1,3}\) )?(?:use|reproduce|distribute|market|"
             r"sell|display|copy|modify|exploit|make|practi[cs]e|publish|access|promote|sub-?license)",
             3,
         ),
@@ -879,6 +889,7 @@ EXCLUSIVITY = Topic(
             r"(?:borne|paid|payable|incurred)\b.{0,20}\bexclusively|exclusively govern",
             r"not (?:be )?(?:considered|deemed|construed)\b.{0,60}\bexclusive",
             r"\bowner of\b|exclusive right to grant|unreasonably withh",
+            r"(?:has|have) the (?:full |legal |sole )?(?:right|power|authority)\b.{0,30}\bto grant",
             r"confidential",
         ),
     ),
@@ -898,16 +909,17 @@ NON_COMPETE = Topic(
         "compet",
         "similar",
         "same as",
-        "covenant",
-        "directly or indirectly",
-        "develop",
-        "commerciali",
-        "manufactur",
-        "engage in",
         "竞业",
         "竞争",
         "同业",
         "同类",
+    ),
+    negated_vocab=_words(
+        "covenant",
+        "directly or indirectly",
+        "engage in",
+        "outside",
+        "territor",
     ),
     titles=_titles(
         r"non-?compet|not to compete|competition|competing|competitive|restrictive covenant|"
@@ -917,7 +929,7 @@ NON_COMPETE = Topic(
     rules=_rules(
         (r"non-?compet(?:e|ition)|not (?:to )?compete|covenants? not to compete", 3),
         (
-            r"(?:shall|will|may|agrees?(?: that it will| to)?|covenants? that it will)(?: not|n't) "
+            r"(?:shall|will|may|agrees?(?: that it will| to)?|covenants? that it will)(?: not|n't),? "
             r"(?:[\w,()-]+ ){0,8}(?:engage|compete|market|sell|distribute|promote|develop|manufacture|"
             r"commerciali[sz]e|offer|operate|own|manage|provide|carry on|conduct|participate|invest|"
             r"license|acquire|research|make|solicit|represent|advertise|produce|display|place|"
@@ -931,7 +943,8 @@ NON_COMPETE = Topic(
             2,
         ),
         (
-            r"(?:engage|participate|invest|interest|own|operate|manage|employed|involved)\w*\b.{0,300}"
+            r"^(?=.*?(?:compet|similar|same as)).*?"
+            r"\b(?:engage|participate|invest|interest|own|operate|manage|employed|involved)\w*\b.{0,300}"
             r"\b(?:business|activit\w*|venture|enterprise|establishment|store|outlet|restaurant|franchise)"
             r"\b.{0,300}\b(?:compet|similar to|same as|same or similar|substantially similar)",
             2,
@@ -945,6 +958,21 @@ NON_COMPETE = Topic(
             1,
         ),
         (r"restrictive covenants?|covenants? (?:not to|against) (?:compet|engag)", 2),
+        (
+            r"^(?=.*?compet).*?"
+            r"\b(?:products?|services?|business(?:es)?|activit\w+|programs?|technolog\w+)\b.{0,60}\b(?:which|"
+            r"that) (?:are|is|would be|may be|could be) (?:directly )?(?:competitive|in competition|"
+            r"competing) with",
+            2,
+        ),
+        (
+            r"(?:(?:shall|will|may|covenants? that it (?:shall|will))(?: not|n't)|agrees? not to),? "
+            r"(?:[\w,()-]+ ){0,8}(?:engage|operate|sell|market|distribute|offer|solicit|advertise|promote|"
+            r"conduct|develop|manufacture|commerciali[sz]e)\w*\b.{0,200}\b(?:(?:outside|beyond) (?:of )?"
+            r"(?:the|its|such|any) (?:[\w-]+ ){0,2}(?:territory|territories|area|region|countr(?:y|ies)|"
+            r"field)|(?:in|within) (?:the|its|such|any) (?:[\w-]+ ){0,2}(?:territory|territories|area|region)\b)",
+            3,
+        ),
         (
             r"(?:shall|will|agrees?(?: that it will| to)?|covenants?(?: and agrees?)? that it (?:shall|will))"
             r"(?: not|n't)\b.{0,120}\b(?:research|develop|manufacture|commerciali[sz]e|engage in|sell|"
@@ -1217,10 +1245,10 @@ LIQUIDATED_DAMAGES = Topic(
     rules=_rules(
         (r"liquidated damages", 3),
         (
-            r"(?:early )?termination (?:fee|charge|payment)s?|cancellation (?:fee|charge)s?|exit fee|"
-            r"break(?:-?up)? fee|kill fee",
+            r"(?:early )?termination (?:fee|charge|payment)s?|exit fee|break(?:-?up)? fee|kill fee",
             3,
         ),
+        (r"cancell?ation (?:fee|charge)s?", 2),
         (r"as (?:a )?(?:penalty|liquidated)|not (?:as )?a penalty|genuine pre-?estimate", 2),
         (
             r"(?:per day|for each day|each day of delay|per week|for each week)\b.{0,100}(?:delay|late)",
@@ -1316,6 +1344,11 @@ _SURVIVAL = re.compile(
 )
 """Survival clauses list other clauses by name; they are no evidence of those topics."""
 _SENTENCE_END = re.compile(r"(?<=[.;!?])\s+(?=[\"“(\[A-Z0-9])|(?<=[。；！？;])")
+_PRESS_RELEASE = re.compile(r"press release|news release|for immediate release|新闻稿", _FLAGS)
+"""A schedule that is a press release announces the deal; its wording is no evidence of terms."""
+_RELEASE_HEAD = 400
+_RELEASE_MAX = 20_000
+"""A larger schedule is no press release (more likely the agreement itself, misparsed)."""
 _DEFINITIONS_TITLE = re.compile(
     r"definition|interpretation|defined terms|glossary|定义|释义|词语含义|用语", _FLAGS
 )
@@ -1372,8 +1405,17 @@ def _sentences(text: str) -> list[tuple[str, str]]:
     return [(s, s.lower()) for s in _SENTENCE_END.split(text) if s.strip()]
 
 
+_NEGATION = re.compile(r"\bnot\b|n't\b")
+
+
 def _has_vocab(topic: Topic, lower: str) -> bool:
-    return any(w in lower for w in topic.vocab)
+    if any(w in lower for w in topic.vocab):
+        return True
+    return (
+        bool(topic.negated_vocab)
+        and any(w in lower for w in topic.negated_vocab)
+        and bool(_NEGATION.search(lower))
+    )
 
 
 def _scan(structure: DocumentStructure) -> list[_Scan]:
@@ -1387,6 +1429,9 @@ def _scan(structure: DocumentStructure) -> list[_Scan]:
             annex = in_annex or node.kind is ClauseKind.ANNEX
             own = _norm(_own_text(node, tocs))
             defs_title = bool(node.title and _DEFINITIONS_TITLE.search(node.title))
+            if annex and not defs_title and len(node.text) < _RELEASE_MAX:
+                # a press release attached as a schedule announces the deal: no terms
+                defs_title = bool(_PRESS_RELEASE.search(node.text[:_RELEASE_HEAD]))
             is_def = in_defs or defs_title or bool(_DEFINITION_START.match(own))
             out.append(
                 _Scan(
@@ -1416,12 +1461,12 @@ def _score_sentences(topic: Topic, sentences: list[tuple[str, str]]) -> tuple[fl
             continue
         if topic.context is not None and not topic.context.search(sentence):
             continue
+        if not topic.any_rule.search(sentence):
+            continue
         vetoed = bool(_SURVIVAL.search(sentence)) or any(
             n.search(sentence) for n in topic.negatives
         )
         if vetoed and topic.topic_id not in _FORCED:
-            continue
-        if not topic.any_rule.search(sentence):
             continue
         weight = 0.0
         for i, rule in enumerate(topic.rules):
@@ -1467,7 +1512,9 @@ def _candidates(topic: Topic, scans: list[_Scan]) -> list[_Candidate]:
             if support < topic.title_support and _has_vocab(topic, sc.body.lower()):
                 support, ev = _score_sentences(topic, _sentences(_norm(sc.body)))
                 evidence = evidence or ev
-            if support >= topic.title_support:
+            if support >= topic.title_support and (
+                len(node.text) <= _LARGE or node.kind is ClauseKind.ANNEX
+            ):
                 score = topic.threshold + own_score
                 out.append(_Candidate(sc, score, own_score, "title", evidence))
                 continue
