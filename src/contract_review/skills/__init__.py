@@ -39,8 +39,15 @@ def builtin_skills() -> list[SkillRegistration]:
 
 
 def create_dispatcher(settings: Settings | None = None) -> SkillDispatcher:
-    """A dispatcher with all built-in skills registered."""
+    """A dispatcher with the generic skills and the skills of every built-in domain plugin."""
+    from contract_review.plugins import load_builtin_plugins
+    from contract_review.plugins.registry import list_plugins
+
     dispatcher = SkillDispatcher(settings=settings)
     for registration in builtin_skills():
         dispatcher.register(registration)
+    load_builtin_plugins()
+    for plugin in list_plugins():
+        for registration in plugin.skills:
+            dispatcher.register(registration)
     return dispatcher
