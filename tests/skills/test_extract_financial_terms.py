@@ -371,6 +371,15 @@ def test_damages_rate_with_cap_is_not_flagged() -> None:
     assert out.flags == []
 
 
+def test_chinese_retention_above_the_prc_three_percent_cap() -> None:
+    out = run("发包人按每期进度款的5%预留质量保证金。")
+    (flag,) = out.flags
+    assert flag.code == "retention_above_cn_3_percent"
+    assert flag.quote == "5%"
+    assert "3%" in flag.message
+    assert run("发包人按每期进度款的3%预留质量保证金。").flags == []
+
+
 def test_retention_above_five_percent() -> None:
     out = run("The Employer shall retain 10% of each interim payment.")
     (flag,) = out.flags

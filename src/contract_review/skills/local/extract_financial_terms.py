@@ -47,10 +47,12 @@ WrittenAs = Literal["figures", "words", "words_and_figures"]
 RatePeriod = Literal["day", "week", "month", "year"]
 PeriodUnit = Literal["hour", "day", "week", "month", "year"]
 CalendarOrWorking = Literal["calendar", "working", "unspecified"]
+_CN_TEXT = re.compile(r"[\u4e00-\u9fff]")
 FlagCode = Literal[
     "words_figures_mismatch",
     "uncapped_damages",
     "retention_above_5_percent",
+    "retention_above_cn_3_percent",
     "no_late_payment_interest",
 ]
 
@@ -1162,7 +1164,25 @@ def _flags(text: str, t: str, items: list[_Item]) -> list[FinancialFlag]:
                     end=it.end,
                 )
             )
-        if it.category == "retention" and it.kind == "percentage" and it.value > 5:
+        if (
+            it.category == "retention"
+            and it.kind == "percentage"
+            and 3 < it.value
+            and _CN_TEXT.search(text[max(0, it.start - 40) : it.end + 40])
+        ):
+            # PRC rule for construction retention money (quality guarantee deposit): the
+            # total retained may not exceed 3% of the settled contract price (建质〔2017〕138号).
+            flags.append(
+                FinancialFlag(
+                    code="retention_above_cn_3_percent",
+                    message=f"质量保证金比例{_fmt(it.value)}%高于工程价款结算总额的3%"
+                    "（建质〔2017〕138号规定的上限）。",
+                    quote=text[it.start : it.end],
+                    start=it.start,
+                    end=it.end,
+                )
+            )
+        elif it.category == "retention" and it.kind == "percentage" and it.value > 5:
             of = f" of {text[it.of_span[0] : it.of_span[1]]}" if it.of_span else ""
             flags.append(
                 FinancialFlag(
