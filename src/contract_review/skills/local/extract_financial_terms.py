@@ -1167,7 +1167,7 @@ def _flags(text: str, t: str, items: list[_Item]) -> list[FinancialFlag]:
         if (
             it.category == "retention"
             and it.kind == "percentage"
-            and 3 < it.value
+            and it.value > 3
             and _CN_TEXT.search(text[max(0, it.start - 40) : it.end + 40])
         ):
             # PRC rule for construction retention money (quality guarantee deposit): the
