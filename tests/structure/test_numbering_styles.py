@@ -247,3 +247,14 @@ def test_config_can_switch_off_items_and_limit_depth() -> None:
 def test_unnumbered_text_is_one_body_node() -> None:
     structure = _parse("This letter agreement has no numbered clauses at all.\n")
     assert [(c.clause_id, c.kind) for c in structure.clauses] == [("body", ClauseKind.PREAMBLE)]
+
+
+def test_amending_documents_skip_numbers_on_heading_lines() -> None:
+    """Particular Conditions amend only some sub-clauses: "4.12" may follow "1.1"."""
+    en = "1. General\n1.1 Definitions\nWords.\n4.12 Unforeseeable Physical Conditions\nDelete.\n14.7 Payment\nWithin 90 days.\n14.16 New Item\nAdded.\n"
+    assert [c.clause_id for c in _parse(en).iter_clauses()] == ["1", "1.1", "4.12", "14.7", "14.16"]
+    zh = "第一条 总则\n1.1 定义\n词语。\n4.12 不可预见的物质条件\n删除并替换。\n14.7 付款\n90天内。\n"
+    assert [c.clause_id for c in _parse(zh).iter_clauses()] == ["1", "1.1", "4.12", "14.7"]
+    # A jump inside running text is still not a heading.
+    body = "1. Scope\n1.1 The Supplier delivers goods of the quantity stated\n7.5 tonnes of steel per month.\n"
+    assert [c.clause_id for c in _parse(body).iter_clauses()] == ["1", "1.1"]

@@ -321,7 +321,16 @@ class TreeBuilder:
             return False
         if c.token.keyword:
             return v - prev <= (3 if c.strength == WEAK else 200)
-        return v - prev <= (1 if c.strength == WEAK else 3)
+        if v - prev <= (1 if c.strength == WEAK else 3):
+            return True
+        # "4.12 Unforeseeable Physical Conditions" after "4.2 …": amending documents skip
+        # numbers; a bare number on its own heading line is as good as a keyword.
+        return (
+            c.strength == STRONG
+            and v - prev <= 200
+            and c.token.alts[0].style == "dec"
+            and self._heading_line(c)
+        )
 
     def _as_sibling(self, alt: Alt, c: Candidate) -> Node | None:
         if alt.style == "dec" and alt.path is not None:
@@ -349,7 +358,7 @@ class TreeBuilder:
                 )
                 if prev is not None and prev.path is not None:
                     return node if self._gap_ok(c, prev.path[-1], path[-1]) else None
-                return node if (path[-1] <= 2 or c.token.keyword) else None
+                return node if (path[-1] <= 2 or c.token.keyword or self._heading_line(c)) else None
             if node is self.ns_root:
                 break
         # No heading for the parent number ("1.2" then "2.1" without "2."): a same-depth sibling.
@@ -363,7 +372,7 @@ class TreeBuilder:
                     c.token.keyword
                     or (
                         self._gap_ok(c, node.path[-2], path[-2])
-                        and path[-1] <= 2
+                        and (path[-1] <= 2 or self._heading_line(c))
                         and c.strength > WEAK
                     )
                 ):

@@ -1,0 +1,562 @@
+"""fidic_check_pc_consistency: what the Particular Conditions break or shift.
+
+Works on the merge of General and Particular Conditions (`merge_documents`) and reports:
+
+- `reference_to_deleted` / `reference_to_missing`: a sub-clause in force refers to a
+  sub-clause the PC deletes, or to one that exists in neither document;
+- `conflicting_values`: two sub-clauses give different periods (or percentages) for the same
+  obligation (notice of delay, notice of claim, payment, ...);
+- `definition_used_in_old_sense`: a term the PC redefines is used in another PC-changed
+  sub-clause together with the wording of its GC definition;
+- `risk_shift`: a PC change moves risk to the Contractor — unforeseeable conditions, fitness
+  for purpose, a cap removed, an indemnity regardless of cause, a shorter notice period, a
+  longer payment period, or a GC entitlement deleted;
+- `merge_error`: a PC instruction that could not be applied.
+
+English and Chinese. Quotes are verbatim substrings of the effective (or GC) text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from contract_review.errors import SkillError
+from contract_review.models import DocumentRole, DocumentStructure
+from contract_review.skills._parties import party_actions, party_roles
+from contract_review.skills.context import ReviewContext
+from contract_review.skills.fidic.merge_gc_pc import (
+    MergedClause,
+    MergedConditions,
+    gc_and_pc,
+    merge_documents,
+)
+from contract_review.skills.local.compare_with_baseline import numbers_in, sentences
+from contract_review.skills.schema import SkillBackend, SkillRegistration
+
+SKILL_ID = "fidic_check_pc_consistency"
+_PREFIX = "contract_review.skills.fidic.check_pc_consistency"
+
+Kind = Literal[
+    "reference_to_deleted",
+    "reference_to_missing",
+    "conflicting_values",
+    "definition_used_in_old_sense",
+    "risk_shift",
+    "merge_error",
+]
+Severity = Literal["high", "medium", "low"]
+
+
+class CheckPcConsistencyInput(BaseModel):
+    """Input of fidic_check_pc_consistency."""
+
+    clause_id: str = Field(description="Sub-clause to check, e.g. '20.1'.")
+    whole_set: bool = Field(
+        False, description="Check every sub-clause of GC + PC instead of clause_id only."
+    )
+    document_structure: DocumentStructure | None = Field(
+        None, description="Primary document structure (filled in by the system)."
+    )
+    baseline_structure: DocumentStructure | None = Field(
+        None, description="General Conditions structure (filled in by the system)."
+    )
+    review_context: ReviewContext | None = Field(
+        None, description="Review documents and our party (filled in by the system)."
+    )
+
+
+class Quote(BaseModel):
+    """A verbatim passage supporting a finding."""
+
+    clause_id: str = Field(description="Sub-clause quoted.")
+    source: Literal["GC", "PC", "effective"] = Field(
+        description="'GC' (General Conditions text), 'PC' (instruction) or 'effective' "
+        "(text in force after the PC)."
+    )
+    text: str = Field(description="The passage, verbatim.")
+
+
+class Finding(BaseModel):
+    """One inconsistency or risk shift."""
+
+    kind: Kind = Field(description="What was found.")
+    rule: str = Field(description="Machine key: the kind, or 'risk_shift:<what>'.")
+    severity: Severity = Field(description="'high', 'medium' or 'low', from the Contractor's side.")
+    clause_ids: list[str] = Field(description="Sub-clauses involved, first the one at fault.")
+    quotes: list[Quote] = Field(description="Verbatim passages.")
+    explanation: str = Field(description="Why it matters, in one or two sentences.")
+
+
+class CheckPcConsistencyOutput(BaseModel):
+    """Output of fidic_check_pc_consistency."""
+
+    clause_id: str = Field(description="Sub-clause checked ('*' for the whole set).")
+    status: str = Field(description="Merge status of the sub-clause ('' for the whole set).")
+    findings: list[Finding] = Field(description="Findings, most severe first.")
+    deleted_sub_clauses: list[str] = Field(description="Sub-clauses the PC deletes.")
+
+
+DESCRIPTION = (
+    "Check the FIDIC Particular Conditions against the General Conditions for one sub-clause "
+    "(or the whole set with whole_set=true): references to sub-clauses the PC deletes or that "
+    "do not exist, different periods or percentages for the same obligation in two "
+    "sub-clauses, terms the PC redefines but still uses in the old sense, and PC changes that "
+    "shift risk to the Contractor (unforeseeable conditions, fitness for purpose, cap removed, "
+    "indemnity regardless of cause, shorter notice, longer payment period, entitlements "
+    "deleted). Each finding has a kind, severity, sub-clauses, verbatim quotes and an "
+    "explanation. Arguments: clause_id, whole_set."
+)
+
+
+def prepare_input(
+    clause_id: str, primary_structure: DocumentStructure | None, state: Mapping[str, Any]
+) -> CheckPcConsistencyInput:
+    """Input for `clause_id`: GC (BASELINE), PC (SUPPLEMENT) and our party via the context."""
+    ctx = ReviewContext.from_state(state)
+    return CheckPcConsistencyInput(
+        clause_id=clause_id,
+        document_structure=primary_structure or ctx.structure_of(DocumentRole.PRIMARY),
+        baseline_structure=ctx.structure_of(DocumentRole.BASELINE),
+        review_context=ctx,
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# References
+# --------------------------------------------------------------------------------------------
+
+_REF = re.compile(r"Sub-?Clauses?\s+(\d{1,2}\.\d{1,2})|第\s*(\d{1,2}\.\d{1,2})\s*(?:款|条)")
+
+
+def _references(merged: MergedConditions) -> list[Finding]:
+    deleted = set(merged.deleted_ids)
+    known = set(merged.ids)
+    out: list[Finding] = []
+    for c in merged.clauses:
+        if c.status == "deleted":
+            continue
+        for s in c.sentences:
+            for m in _REF.finditer(s.text):
+                target = m.group(1) or m.group(2)
+                if target == c.clause_id:
+                    continue
+                if target in deleted:
+                    kind: Kind = "reference_to_deleted"
+                    why = f"Sub-Clause {target} is deleted by the Particular Conditions"
+                elif target not in known:
+                    kind = "reference_to_missing"
+                    why = f"Sub-Clause {target} exists in neither the GC nor the PC"
+                else:
+                    continue
+                out.append(
+                    Finding(
+                        kind=kind,
+                        rule=kind,
+                        severity="medium" if s.source == "PC" else "low",
+                        clause_ids=[c.clause_id, target],
+                        quotes=[Quote(clause_id=c.clause_id, source="effective", text=s.text)],
+                        explanation=f"Sub-Clause {c.clause_id} relies on Sub-Clause {target}, "
+                        f"but {why}; the mechanism it refers to does not work.",
+                    )
+                )
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Conflicting values for one obligation
+# --------------------------------------------------------------------------------------------
+
+_TOPICS: dict[str, tuple[str, ...]] = {
+    "notice of delay": (r"notice|notify|通知", r"delay|延误|延期"),
+    "notice of claim": (r"notice\s+of\s+claim|claim\s+notice|索赔通知",),
+    "interim payment": (r"\bpay|payment|支付|付款", r"interim|statement|期中|进度款"),
+    "retention": (r"retention|保留金|质保金",),
+    "performance security": (r"performance\s+security|履约担保|履约保函",),
+    "advance payment": (r"advance\s+payment|预付款",),
+}
+_TOPIC_RE = {k: tuple(re.compile(p, re.IGNORECASE) for p in v) for k, v in _TOPICS.items()}
+_EXCLUDE = {"notice of delay": re.compile(r"notice\s+of\s+claim|索赔", re.IGNORECASE)}
+
+
+def _conflicts(merged: MergedConditions) -> list[Finding]:
+    out: list[Finding] = []
+    for topic, regexes in _TOPIC_RE.items():
+        seen: list[tuple[MergedClause, str, str, float, bool]] = []
+        for c in merged.clauses:
+            for s in c.sentences:
+                if not all(r.search(s.text) for r in regexes):
+                    continue
+                if topic in _EXCLUDE and _EXCLUDE[topic].search(s.text):
+                    continue
+                for n in numbers_in(s.text):
+                    if n.kind in ("period", "percentage"):
+                        seen.append((c, s.text, n.kind, n.value, s.source == "PC"))
+        for kind in ("period", "percentage"):
+            rows = [r for r in seen if r[2] == kind]
+            values = {r[3] for r in rows}
+            if len(values) < 2 or len({r[0].clause_id for r in rows}) < 2:
+                continue
+            if not any(r[4] for r in rows):
+                continue  # only the GC: not a PC inconsistency
+            pc_rows = sorted(rows, key=lambda r: not r[4])
+            first = pc_rows[0]
+            other = next(r for r in pc_rows if r[3] != first[3])
+            ids = list(dict.fromkeys([first[0].clause_id, other[0].clause_id]))
+            if len(ids) < 2:
+                continue
+            out.append(
+                Finding(
+                    kind="conflicting_values",
+                    rule="conflicting_values",
+                    severity="medium",
+                    clause_ids=ids,
+                    quotes=[
+                        Quote(clause_id=first[0].clause_id, source="effective", text=first[1]),
+                        Quote(clause_id=other[0].clause_id, source="effective", text=other[1]),
+                    ],
+                    explanation=f"Different {kind}s are given for the {topic}: Sub-Clause "
+                    f"{ids[0]} and Sub-Clause {ids[1]} disagree; the shorter one may be "
+                    "enforced against the Contractor.",
+                )
+            )
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Redefined terms used in the old sense
+# --------------------------------------------------------------------------------------------
+
+_DEF = re.compile(r"[\"“]([^\"”\n]{1,60})[\"”]\s*(?:means|shall\s+mean|是指|指|系指)\s*([^\n]+)")
+_STOP = frozenset(
+    {
+        "the",
+        "a",
+        "an",
+        "of",
+        "by",
+        "to",
+        "in",
+        "on",
+        "at",
+        "for",
+        "and",
+        "or",
+        "not",
+        "any",
+        "all",
+        "be",
+        "is",
+        "are",
+        "was",
+        "were",
+        "with",
+        "which",
+        "that",
+        "this",
+        "shall",
+        "may",
+        "its",
+        "it",
+        "as",
+        "from",
+    }
+)
+_WORD = re.compile(r"[A-Za-z]{3,}|[\u4e00-\u9fff]{2,}")
+
+
+def _markers(text: str) -> set[str]:
+    out: set[str] = set()
+    for w in _WORD.findall(text):
+        if w.isascii():
+            if w.casefold() not in _STOP:
+                out.add(w.casefold())
+        else:
+            out |= {w[i : i + 2] for i in range(len(w) - 1)}
+    return out
+
+
+def _definitions(text: str) -> dict[str, str]:
+    return {m.group(1).strip(): m.group(2).strip() for m in _DEF.finditer(text)}
+
+
+def _old_sense(merged: MergedConditions) -> list[Finding]:
+    gc_defs: dict[str, tuple[str, str]] = {}
+    for c in merged.clauses:
+        for term, d in _definitions(c.gc_text).items():
+            gc_defs.setdefault(term, (c.clause_id, d))
+    out: list[Finding] = []
+    for c in merged.clauses:
+        for s in c.sentences:
+            if s.source != "PC":
+                continue
+            for term, new_def in _definitions(s.text).items():
+                old = gc_defs.get(term)
+                if old is None or old[1] == new_def:
+                    continue
+                marks = _markers(old[1]) - _markers(new_def) - _markers(term)
+                need = 2 if term.isascii() else 3
+                out += _uses(merged, term, c, s.text, marks, need)
+    return out
+
+
+def _uses(
+    merged: MergedConditions,
+    term: str,
+    where: MergedClause,
+    def_sentence: str,
+    marks: set[str],
+    need: int,
+) -> list[Finding]:
+    out: list[Finding] = []
+    for c in merged.clauses:
+        if c.clause_id == where.clause_id or c.status == "unchanged":
+            continue
+        for s in c.sentences:
+            if s.source != "PC" or term not in s.text:
+                continue
+            hits = _markers(s.text) & marks
+            if len(hits) < need:
+                continue
+            out.append(
+                Finding(
+                    kind="definition_used_in_old_sense",
+                    rule="definition_used_in_old_sense",
+                    severity="medium",
+                    clause_ids=[c.clause_id, where.clause_id],
+                    quotes=[
+                        Quote(clause_id=c.clause_id, source="effective", text=s.text),
+                        Quote(clause_id=where.clause_id, source="effective", text=def_sentence),
+                    ],
+                    explanation=f"'{term}' is redefined in Sub-Clause {where.clause_id}, but "
+                    f"Sub-Clause {c.clause_id} uses it with the wording of the GC definition "
+                    f"({', '.join(sorted(hits))}); the two readings conflict.",
+                )
+            )
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Risk shifted to the Contractor
+# --------------------------------------------------------------------------------------------
+
+_UNFORESEEN = re.compile(r"unforeseeable|foreseen|physical\s+conditions|不可预见|物质条件", re.I)
+_FITNESS = re.compile(r"fit\s+for\s+(?:every|any|all)\s+purpose|任何(?:用途|目的)", re.I)
+_CAP = re.compile(
+    r"shall\s+not\s+exceed|maximum\s+amount|\bcap\b|limited\s+to|上限|不(?:得|应)?超过|最高限额",
+    re.I,
+)
+_NO_CAP = re.compile(
+    r"not\s+be\s+subject\s+to\s+any\s+(?:maximum|limit|cap)|without\s+(?:any\s+)?limit|"
+    r"unlimited|uncapped|no\s+(?:maximum|limit|cap)|不设(?:上限|限额)|无上限|不受(?:任何)?(?:上限|限额)",
+    re.I,
+)
+_ANY_CAUSE = re.compile(
+    r"regardless\s+of\s+(?:the\s+)?cause|howsoever\s+caused|irrespective\s+of\s+(?:the\s+)?cause|"
+    r"(?:无论|不论)[^。；]{0,20}原因",
+    re.I,
+)
+_NOTICE = re.compile(r"notice|notify|通知", re.I)
+_PAYMENT = re.compile(r"\bpay\b|payment|支付|付款", re.I)
+
+
+def _periods(text: str, topic: re.Pattern[str]) -> list[tuple[float, str]]:
+    out: list[tuple[float, str]] = []
+    for s, e in sentences(text):
+        sent = text[s:e]
+        if topic.search(sent):
+            out += [(n.value, sent) for n in numbers_in(sent) if n.kind == "period"]
+    return out
+
+
+def _risk(rule: str, c: MergedClause, quote: str, why: str, severity: Severity) -> Finding:
+    quotes = [Quote(clause_id=c.clause_id, source="effective", text=quote)] if quote else []
+    return Finding(
+        kind="risk_shift",
+        rule=f"risk_shift:{rule}",
+        severity=severity,
+        clause_ids=[c.clause_id],
+        quotes=quotes,
+        explanation=why,
+    )
+
+
+def _pc_sentence(c: MergedClause, regex: re.Pattern[str]) -> str:
+    return next((s.text for s in c.sentences if s.source == "PC" and regex.search(s.text)), "")
+
+
+def _risk_shifts(c: MergedClause, our_party: str, gc: DocumentStructure) -> list[Finding]:
+    out: list[Finding] = []
+    if c.status == "unchanged":
+        return out
+    roles = party_roles(gc, our_party or "Contractor")
+    if c.status == "deleted":
+        gives_us = [
+            sent
+            for sent in (c.gc_text[s:e] for s, e in sentences(c.gc_text))
+            if any(
+                (a.side == "us" and a.kind in ("right", "exempt"))
+                or (a.side == "them" and a.kind == "bears")
+                for a in party_actions(sent, roles)
+            )
+        ]
+        if gives_us:
+            gc_quote = Quote(clause_id=c.clause_id, source="GC", text=gives_us[0])
+            f = _risk(
+                "entitlement_deleted",
+                c,
+                "",
+                f"The PC deletes Sub-Clause {c.clause_id}, which gave the Contractor a right or "
+                "put a risk on the Employer.",
+                "medium",
+            )
+            f.quotes = [gc_quote]
+            out.append(f)
+        return out
+    pc_text = " ".join(s.text for s in c.sentences if s.source == "PC")
+    ours_bear = [
+        s.text
+        for s in c.sentences
+        if s.source == "PC"
+        and any(
+            a.side == "us" and a.kind in ("bears", "denial") for a in party_actions(s.text, roles)
+        )
+    ]
+    if _UNFORESEEN.search(c.gc_text + c.title) and ours_bear:
+        hit = next((t for t in ours_bear if _UNFORESEEN.search(t)), ours_bear[0])
+        out.append(
+            _risk(
+                "unforeseeable_risk",
+                c,
+                hit,
+                "The risk of unforeseeable physical conditions moves to the Contractor, with no "
+                "time or money for them; the GC leaves it with the Employer.",
+                "high",
+            )
+        )
+    if (q := _pc_sentence(c, _FITNESS)) and not _FITNESS.search(c.gc_text):
+        out.append(
+            _risk("fitness_for_purpose", c, q, "An open fitness-for-purpose duty is added.", "high")
+        )
+    if _CAP.search(c.gc_text) and (
+        (q := _pc_sentence(c, _NO_CAP)) or (c.status == "replaced" and not _CAP.search(pc_text))
+    ):
+        quote = q or next((s.text for s in c.sentences if s.source == "PC"), "")
+        out.append(
+            _risk(
+                "cap_removed",
+                c,
+                quote,
+                "The cap the GC places on this liability is removed: the Contractor's "
+                "exposure is unlimited.",
+                "high",
+            )
+        )
+    if (q := _pc_sentence(c, _ANY_CAUSE)) and not _ANY_CAUSE.search(c.gc_text):
+        out.append(
+            _risk(
+                "indemnity_regardless_of_cause",
+                c,
+                q,
+                "The Contractor must cover losses whatever their cause, including losses the "
+                "Employer causes.",
+                "high",
+            )
+        )
+    for topic, rule, shorter in (
+        (_NOTICE, "notice_shortened", True),
+        (_PAYMENT, "payment_period_extended", False),
+    ):
+        before = _periods(c.gc_text, topic)
+        after = _periods(c.effective_text, topic)
+        if not before or not after:
+            continue
+        b_vals = {v for v, _ in before}
+        changed = [
+            (v, sent)
+            for v, sent in after
+            if v not in b_vals
+            and (v < max(b_vals) if shorter else v > min(b_vals))
+            and any(sent == s.text and s.source == "PC" for s in c.sentences)
+        ]
+        if changed:
+            v, sent = changed[0]
+            what = (
+                f"A notice period is cut to {v:g} days (GC: {', '.join(f'{x:g}' for x in sorted(b_vals))} days)"
+                if shorter
+                else f"The Employer's payment period grows to {v:g} days (GC: "
+                f"{', '.join(f'{x:g}' for x in sorted(b_vals))} days)"
+            )
+            out.append(_risk(rule, c, sent, what + ".", "high" if shorter else "medium"))
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Run
+# --------------------------------------------------------------------------------------------
+
+_ORDER = {"high": 0, "medium": 1, "low": 2}
+
+
+def check_merged(
+    merged: MergedConditions, gc: DocumentStructure, our_party: str = "Contractor"
+) -> list[Finding]:
+    """All findings over the whole merged set, most severe first."""
+    out = _references(merged) + _conflicts(merged) + _old_sense(merged)
+    for c in merged.clauses:
+        out += _risk_shifts(c, our_party, gc)
+    for p in merged.problems:
+        out.append(
+            Finding(
+                kind="merge_error",
+                rule=p.kind,
+                severity="low",
+                clause_ids=[p.clause_id],
+                quotes=[Quote(clause_id=p.pc_clause_id, source="PC", text=p.quote)],
+                explanation=p.message,
+            )
+        )
+    out.sort(key=lambda f: _ORDER[f.severity])
+    return out
+
+
+def handle(inp: CheckPcConsistencyInput) -> CheckPcConsistencyOutput:
+    """Findings for `inp.clause_id` (or all, with `whole_set`)."""
+    gc, pc = gc_and_pc(inp.baseline_structure, inp.document_structure, inp.review_context)
+    merged = merge_documents(gc, pc)
+    our = inp.review_context.our_party if inp.review_context else ""
+    findings = check_merged(merged, gc, our or "Contractor")
+    if inp.whole_set:
+        return CheckPcConsistencyOutput(
+            clause_id="*", status="", findings=findings, deleted_sub_clauses=merged.deleted_ids
+        )
+    clause = merged.get(inp.clause_id.strip())
+    if clause is None:
+        near = [i for i in merged.ids if i.split(".")[0] == inp.clause_id.split(".")[0]][:8]
+        raise SkillError(
+            f"sub-clause '{inp.clause_id}' is in neither the General nor the Particular "
+            f"Conditions; existing ids include: {', '.join(near or merged.ids[:8])}"
+        )
+    return CheckPcConsistencyOutput(
+        clause_id=clause.clause_id,
+        status=clause.status,
+        findings=[f for f in findings if clause.clause_id in f.clause_ids],
+        deleted_sub_clauses=merged.deleted_ids,
+    )
+
+
+REGISTRATION = SkillRegistration(
+    skill_id=SKILL_ID,
+    name="FIDIC PC consistency check",
+    description=DESCRIPTION,
+    input_schema=CheckPcConsistencyInput,
+    output_schema=CheckPcConsistencyOutput,
+    backend=SkillBackend.LOCAL,
+    local_handler=f"{_PREFIX}.handle",
+    prepare_input_fn=f"{_PREFIX}.prepare_input",
+    domain="fidic",
+    category="validation",
+)
