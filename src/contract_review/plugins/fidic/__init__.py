@@ -1,0 +1,100 @@
+"""The FIDIC plugin: 2017 Silver, Yellow and Red Book checklist, baselines and skills.
+
+`register_fidic_plugin()` registers a `DomainPlugin` with domain_id "fidic": the FIDIC parser
+profile, the checklist of key sub-clauses (`checklist.py`), book-specific baseline positions
+written in our own words (`baselines.py`) and the FIDIC skills of `contract_review.skills.fidic`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+
+from contract_review.plugins.registry import DomainPlugin, register_plugin
+from contract_review.skills.schema import SkillRegistration
+from contract_review.structure_parser import DocumentParserConfig
+
+from .baselines import ALL_BOOKS, BASELINES, NUMBERING_1999, RED, SILVER, YELLOW
+from .checklist import (
+    CHECKLIST,
+    ChecklistEntry,
+    build_fidic_checklist,
+    checklist_entry,
+    match_clauses,
+    uses_1999_numbering,
+)
+
+__all__ = [
+    "ALL_BOOKS",
+    "BASELINES",
+    "CHECKLIST",
+    "NUMBERING_1999",
+    "RED",
+    "SILVER",
+    "SKILL_MODULES",
+    "YELLOW",
+    "ChecklistEntry",
+    "build_fidic_checklist",
+    "checklist_entry",
+    "fidic_plugin",
+    "match_clauses",
+    "register_fidic_plugin",
+    "uses_1999_numbering",
+]
+
+SKILL_MODULES: tuple[str, ...] = (
+    "contract_review.skills.fidic.merge_gc_pc",
+    "contract_review.skills.fidic.time_bar",
+    "contract_review.skills.fidic.check_pc_consistency",
+    "contract_review.skills.fidic.search_er",
+)
+"""Modules whose `REGISTRATION` the plugin offers as its skills."""
+
+
+def _fidic_skills() -> list[SkillRegistration]:
+    """Registrations of the FIDIC skill modules that are present.
+
+    The modules are looked up with `find_spec` and imported here, when the plugin is built,
+    rather than at the top of this module: the skill modules import the engine's skill
+    machinery (which in turn may look up plugins), so a top-level import would tie the import
+    order of plugins and skills together, and a deployment without some FIDIC skill module
+    still gets a working plugin with the skills it has.
+    """
+    if importlib.util.find_spec("contract_review.skills.fidic") is None:
+        return []
+    out: list[SkillRegistration] = []
+    for name in SKILL_MODULES:
+        if importlib.util.find_spec(name) is None:
+            continue
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        registration = getattr(module, "REGISTRATION", None)
+        if isinstance(registration, SkillRegistration):
+            out.append(registration)
+    return out
+
+
+def fidic_plugin() -> DomainPlugin:
+    """The FIDIC plugin."""
+    return DomainPlugin(
+        domain_id="fidic",
+        name="FIDIC construction contract",
+        description=(
+            "Construction and EPC contracts on the FIDIC 2017 Silver (EPC/Turnkey), Yellow "
+            "(Plant and Design-Build) and Red (Construction) Books, including Particular "
+            "Conditions, contracts on the 1999 numbering and Chinese construction contracts: "
+            "sub-clause checklist, book-specific baseline positions and FIDIC skills."
+        ),
+        subtypes=[SILVER, YELLOW, RED],
+        parser_config=DocumentParserConfig(structure_type="fidic"),
+        build_checklist=build_fidic_checklist,
+        baselines=list(BASELINES),
+        skills=_fidic_skills(),
+    )
+
+
+def register_fidic_plugin() -> None:
+    """Register (or replace) the FIDIC plugin in the plugin registry."""
+    register_plugin(fidic_plugin())
