@@ -318,3 +318,25 @@ def test_chinese_contract_matches_by_title() -> None:
     assert "15.1" not in by_id
     # other articles get generic items
     assert by_title["合同文件及解释顺序"].topic is None
+
+
+def test_baseline_comparison_follows_1999_numbering() -> None:
+    """A 1999-numbered '19.1 Force Majeure' is compared with the 2017 Exceptional Events
+    position (18.1), not with the 2017 19.1 Insurance position."""
+    from contract_review.plugins import load_builtin_plugins
+    from contract_review.plugins.registry import get_baseline_for_clause
+
+    load_builtin_plugins()
+    text = (
+        "Clause 19 Force Majeure\nSub-Clause 19.1 Definition of Force Majeure\n"
+        "An exceptional event beyond a Party's control.\n"
+        "Clause 20 Claims, Disputes and Arbitration\nSub-Clause 20.1 Contractor's Claims\n"
+        "Notice within 28 days.\n"
+    )
+    structure = StructureParser().parse(text)
+    position = get_baseline_for_clause("fidic", structure, "19.1", "red_book")
+    assert position is not None
+    assert position.key == "18.1"
+    claims = get_baseline_for_clause("fidic", structure, "20.1", "red_book")
+    assert claims is not None
+    assert "28 days" in claims.text

@@ -15,6 +15,7 @@ __all__ = [
     "DomainPlugin",
     "clear_plugins",
     "get_baseline",
+    "get_baseline_for_clause",
     "get_baseline_text",
     "get_plugin",
     "list_plugins",
@@ -23,6 +24,10 @@ __all__ = [
 
 ChecklistBuilder = Callable[[DocumentStructure, str | None], list[ReviewChecklistItem]]
 """(structure, subtype) → checklist items."""
+
+BaselineKeyFinder = Callable[[DocumentStructure, str], str | None]
+"""(structure, clause id) → the baseline key that clause corresponds to (e.g. a 1999-numbered
+'19.1 Force Majeure' → '18.1'), or None when it corresponds to none."""
 
 
 class BaselinePosition(BaseModel):
@@ -59,6 +64,11 @@ class DomainPlugin(BaseModel):
     )
     skills: list[SkillRegistration] = Field(
         default_factory=list, description="Domain skills (domain == domain_id)."
+    )
+    baseline_key: BaselineKeyFinder | None = Field(
+        None,
+        description="Maps a document clause to its baseline key when numbering differs; "
+        "None = baselines are keyed by the document's own clause ids.",
     )
 
     def baseline(self, key: str, subtype: str | None = None) -> BaselinePosition | None:
@@ -100,6 +110,19 @@ def get_baseline(
     """Baseline position of a clause id or topic in a domain, or None."""
     plugin = get_plugin(domain_id)
     return plugin.baseline(key, subtype) if plugin else None
+
+
+def get_baseline_for_clause(
+    domain_id: str | None, structure: DocumentStructure, clause_id: str, subtype: str | None = None
+) -> BaselinePosition | None:
+    """Baseline position of one clause of a document, numbering differences resolved."""
+    plugin = get_plugin(domain_id)
+    if plugin is None:
+        return None
+    if plugin.baseline_key is None:
+        return plugin.baseline(clause_id, subtype)
+    key = plugin.baseline_key(structure, clause_id)
+    return plugin.baseline(key, subtype) if key else None
 
 
 def get_baseline_text(

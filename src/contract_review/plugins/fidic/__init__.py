@@ -10,13 +10,16 @@ from __future__ import annotations
 import importlib
 import importlib.util
 
+from contract_review.models import DocumentStructure
 from contract_review.plugins.registry import DomainPlugin, register_plugin
+from contract_review.skills._cache import per_structure
 from contract_review.skills.schema import SkillRegistration
 from contract_review.structure_parser import DocumentParserConfig
 
 from .baselines import ALL_BOOKS, BASELINES, NUMBERING_1999, RED, SILVER, YELLOW
 from .checklist import (
     CHECKLIST,
+    FROM_1999,
     ChecklistEntry,
     build_fidic_checklist,
     checklist_entry,
@@ -34,6 +37,7 @@ __all__ = [
     "SKILL_MODULES",
     "YELLOW",
     "ChecklistEntry",
+    "baseline_key",
     "build_fidic_checklist",
     "checklist_entry",
     "fidic_plugin",
@@ -76,6 +80,21 @@ def _fidic_skills() -> list[SkillRegistration]:
     return out
 
 
+@per_structure()
+def _matches(structure: DocumentStructure) -> dict[str, ChecklistEntry]:
+    return match_clauses(structure)
+
+
+def baseline_key(structure: DocumentStructure, clause_id: str) -> str | None:
+    """The 2017 sub-clause a document clause stands for (by id, title or 1999 numbering)."""
+    entry = _matches(structure).get(clause_id)
+    if entry is not None:
+        return entry.key
+    if uses_1999_numbering(structure):
+        return FROM_1999.get(clause_id)
+    return clause_id
+
+
 def fidic_plugin() -> DomainPlugin:
     """The FIDIC plugin."""
     return DomainPlugin(
@@ -92,6 +111,7 @@ def fidic_plugin() -> DomainPlugin:
         build_checklist=build_fidic_checklist,
         baselines=list(BASELINES),
         skills=_fidic_skills(),
+        baseline_key=baseline_key,
     )
 
 

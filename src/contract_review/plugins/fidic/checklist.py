@@ -569,7 +569,9 @@ CHECKLIST: tuple[ChecklistEntry, ...] = (
 
 _BY_KEY: dict[str, ChecklistEntry] = {e.key: e for e in CHECKLIST}
 
-_FROM_1999: dict[str, str] = {}
+FROM_1999: dict[str, str] = {}
+"""1999 sub-clause id → 2017 id (the first 2017 id wins where several map to one)."""
+_FROM_1999 = FROM_1999
 for _new, _old in NUMBERING_1999.items():
     _FROM_1999.setdefault(_old, _new)
 _FROM_1999["2.5"] = "20.2"  # 1999 Employer's Claims → 2017 unified claims procedure

@@ -23,7 +23,7 @@ from pydantic import BaseModel, Field
 from contract_review.errors import SkillError
 from contract_review.models import ClauseNode, DocumentRole, DocumentStructure
 from contract_review.numerals import CN_NUMERAL_CHARS, chinese_to_int
-from contract_review.plugins.registry import get_baseline, get_plugin
+from contract_review.plugins.registry import get_baseline, get_baseline_for_clause, get_plugin
 from contract_review.skills._parties import role_actions
 from contract_review.skills.context import ReviewContext, require_clause
 from contract_review.skills.schema import SkillBackend, SkillRegistration
@@ -772,8 +772,15 @@ def resolve_baseline(inp: CompareWithBaselineInput, clause: ClauseNode | None) -
                 doc,
                 sim,
             )
-    for key in (inp.clause_id, title):
-        position = get_baseline(ctx.domain_id, key, ctx.domain_subtype) if key else None
+    by_clause = (
+        get_baseline_for_clause(
+            ctx.domain_id, inp.document_structure, inp.clause_id, ctx.domain_subtype
+        )
+        if inp.document_structure is not None
+        else get_baseline(ctx.domain_id, inp.clause_id, ctx.domain_subtype)
+    )
+    by_title = get_baseline(ctx.domain_id, title, ctx.domain_subtype) if title else None
+    for position in (by_clause, by_title):
         if position is not None:
             source = f"{ctx.domain_id} baseline position '{position.key}'"
             if position.source:
