@@ -145,3 +145,38 @@ def test_checklist_json_carries_topics_offsets_and_text() -> None:
     table = runner.invoke(app, ["checklist", str(path)])
     assert table.exit_code == 0
     assert "Governing Law" in table.output
+
+
+def test_timebars_writes_a_calendar_a_lawyer_can_import(tmp_path: Path) -> None:
+    from icalendar import Calendar
+
+    out = tmp_path / "deadlines.ics"
+    path = EXAMPLES / "fidic" / "particular_conditions_en.txt"
+    result = runner.invoke(
+        app,
+        [
+            "timebars",
+            str(path),
+            "--out",
+            str(out),
+            "--party",
+            "Contractor",
+            "--start-date",
+            "2025-01-03",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    calendar = Calendar.from_ical(out.read_bytes())
+    events = {str(e.get("SUMMARY")): e for e in calendar.walk("VEVENT")}
+    claim = next(e for s, e in events.items() if s.startswith("Sub-Clause 20.1(a)"))
+    assert claim.decoded("DTSTART").isoformat() == "2025-01-31"
+    assert "loses any right" in str(claim.get("DESCRIPTION"))
+    csv_out = tmp_path / "deadlines.csv"
+    assert runner.invoke(app, ["timebars", str(path), "--out", str(csv_out)]).exit_code == 0
+    assert csv_out.read_text(encoding="utf-8").splitlines()[0].startswith("clause_id")
+    bad = runner.invoke(app, ["timebars", str(path), "--out", str(tmp_path / "x.txt")])
+    assert bad.exit_code == 2
+    date_error = runner.invoke(
+        app, ["timebars", str(path), "--out", str(out), "--start-date", "3 Jan"]
+    )
+    assert date_error.exit_code == 2

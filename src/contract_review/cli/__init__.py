@@ -234,6 +234,41 @@ def checklist(
         render_checklist(_table_console(), rows)
 
 
+@app.command()
+def timebars(
+    file: Annotated[Path, typer.Argument(help="The contract (or Particular Conditions).")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="deadlines.ics or deadlines.csv")],
+    party: Annotated[str, typer.Option(help="The party we act for.")] = "",
+    domain: Annotated[
+        str, typer.Option(help="Domain whose standard periods to compare.")
+    ] = "fidic",
+    subtype: Annotated[str | None, typer.Option(help="Domain subtype, e.g. silver_book.")] = None,
+    start_date: Annotated[
+        str | None,
+        typer.Option(help="Trigger date (YYYY-MM-DD) for limits whose trigger is not dated."),
+    ] = None,
+) -> None:
+    """Export every time limit of a contract (notice periods, time bars) as a calendar or CSV."""
+    from datetime import date
+
+    from contract_review.exports.timebars import write_timebars
+    from contract_review.skills.fidic.time_bar import time_bars_for_document
+
+    with user_errors():
+        try:
+            start = date.fromisoformat(start_date) if start_date else None
+        except ValueError:
+            raise InputError(f"--start-date must be YYYY-MM-DD, got '{start_date}'") from None
+        config = _parser_config(domain)
+        doc = load_task_document(file, DocumentRole.PRIMARY, parser_config=config)
+        assert doc.structure is not None
+        bars = time_bars_for_document(
+            doc.structure, our_party=party, domain_id=domain, domain_subtype=subtype
+        )
+        count = write_timebars(bars, out, start_date=start)
+    _err.print(f"{count} time limit(s) written to {out}", markup=False)
+
+
 @app.callback()
 def _root() -> None:
     """Contract review engine."""

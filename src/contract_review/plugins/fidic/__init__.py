@@ -7,9 +7,6 @@ written in our own words (`baselines.py`) and the FIDIC skills of `contract_revi
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-
 from contract_review.models import DocumentStructure
 from contract_review.plugins.registry import DomainPlugin, register_plugin
 from contract_review.skills._cache import per_structure
@@ -34,7 +31,6 @@ __all__ = [
     "NUMBERING_1999",
     "RED",
     "SILVER",
-    "SKILL_MODULES",
     "YELLOW",
     "ChecklistEntry",
     "baseline_key",
@@ -46,38 +42,22 @@ __all__ = [
     "uses_1999_numbering",
 ]
 
-SKILL_MODULES: tuple[str, ...] = (
-    "contract_review.skills.fidic.merge_gc_pc",
-    "contract_review.skills.fidic.time_bar",
-    "contract_review.skills.fidic.check_pc_consistency",
-    "contract_review.skills.fidic.search_er",
-)
-"""Modules whose `REGISTRATION` the plugin offers as its skills."""
-
 
 def _fidic_skills() -> list[SkillRegistration]:
-    """Registrations of the FIDIC skill modules that are present.
+    """Registrations of the FIDIC skills.
 
-    The modules are looked up with `find_spec` and imported here, when the plugin is built,
-    rather than at the top of this module: the skill modules import the engine's skill
-    machinery (which in turn may look up plugins), so a top-level import would tie the import
-    order of plugins and skills together, and a deployment without some FIDIC skill module
-    still gets a working plugin with the skills it has.
+    Imported when the plugin is built, not at module top: the skill modules import the skill
+    machinery, which looks plugins up, so a top-level import would make the two import orders
+    depend on each other.
     """
-    if importlib.util.find_spec("contract_review.skills.fidic") is None:
-        return []
-    out: list[SkillRegistration] = []
-    for name in SKILL_MODULES:
-        if importlib.util.find_spec(name) is None:
-            continue
-        try:
-            module = importlib.import_module(name)
-        except ImportError:
-            continue
-        registration = getattr(module, "REGISTRATION", None)
-        if isinstance(registration, SkillRegistration):
-            out.append(registration)
-    return out
+    from contract_review.skills.fidic import check_pc_consistency, merge_gc_pc, search_er, time_bar
+
+    return [
+        merge_gc_pc.REGISTRATION,
+        time_bar.REGISTRATION,
+        check_pc_consistency.REGISTRATION,
+        search_er.REGISTRATION,
+    ]
 
 
 @per_structure()

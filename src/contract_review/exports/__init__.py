@@ -1,0 +1,1 @@
+"""Exports of review results to other tools (calendars, spreadsheets)."""
