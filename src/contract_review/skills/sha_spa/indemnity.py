@@ -1,0 +1,528 @@
+"""spa_indemnity_analysis: limitations of the seller's liability and specific indemnities.
+
+Sentence by sentence: the cap (absolute or as a percentage of the price), the basket (tipping
+or deductible, with its threshold), the de minimis, the time limits for claims (in months, per
+kind of claim), specific indemnities (with their topic and any defined matter they name),
+exclusions and the fraud carve-out. Figures come from `extract_financial_terms`. Gaps compare
+the terms with `MARKET_STANDARDS` from our party's side (buyer or seller).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from contract_review.models import DocumentStructure
+from contract_review.skills.context import ReviewContext
+from contract_review.skills.schema import SkillBackend, SkillRegistration
+
+from ._common import (
+    SCOPE_DESCRIPTION,
+    Gap,
+    Locator,
+    Quote,
+    Scope,
+    financial,
+    months_of,
+    our_party_of,
+    roles_for,
+    units,
+)
+
+SKILL_ID = "spa_indemnity_analysis"
+_PREFIX = "contract_review.skills.sha_spa.indemnity"
+
+MARKET_STANDARDS: dict[str, Any] = {
+    "source": "market practice summary, our words (typical negotiated private-company share "
+    "purchases; not any firm's or survey's wording)",
+    "cap_percent_of_price": {"low": 10.0, "high": 30.0},
+    "claims_period_months": {"low": 18.0, "high": 24.0, "buyer_target": 24.0},
+    "tax_claims_period_months": {"low": 48.0, "high": 84.0},
+    "basket_percent_of_price": {"low": 0.5, "high": 1.0},
+    "de_minimis_percent_of_price": {"low": 0.05, "high": 0.1},
+    "basket_type": {"buyer": "tipping", "seller": "deductible"},
+}
+"""Market-standard ranges for general warranty claims (percent of price, months)."""
+
+BasketType = Literal["tipping", "deductible", "unspecified"]
+
+
+class IndemnityInput(BaseModel):
+    """Input of spa_indemnity_analysis."""
+
+    clause_id: str = Field(description="Clause to analyse, e.g. '7' or '8'.")
+    scope: Scope = Field("clause", description=SCOPE_DESCRIPTION)
+    our_party: str = Field("", description="Party we act for; defaults to the review's.")
+    purchase_price: float | None = Field(
+        None,
+        ge=0,
+        description="Price, to convert amounts to percentages; read from the "
+        "definitions when not given.",
+    )
+    document_structure: DocumentStructure | None = Field(
+        None, description="Contract structure (filled in by the system)."
+    )
+    review_context: ReviewContext | None = Field(
+        None, description="Review facts (filled in by the system)."
+    )
+
+
+class Cap(BaseModel):
+    """A cap on liability."""
+
+    text: Quote = Field(description="The cap sentence, verbatim.")
+    percent_of_price: float | None = Field(None, description="Cap as percent of the price.")
+    amount: float | None = Field(None, description="Absolute cap, if an amount.")
+    currency: str | None = Field(None, description="Currency of the amount.")
+
+
+class Basket(BaseModel):
+    """The claims threshold."""
+
+    text: Quote = Field(description="The basket sentence, verbatim.")
+    basket_type: BasketType = Field(
+        description="tipping (all from the first), deductible or unspecified."
+    )
+    percent_of_price: float | None = Field(None, description="Threshold as percent of the price.")
+    amount: float | None = Field(None, description="Threshold amount, if an amount.")
+
+
+class DeMinimis(BaseModel):
+    """The minimum single claim."""
+
+    text: Quote = Field(description="The de minimis sentence, verbatim.")
+    amount: float | None = Field(None, description="Amount.")
+    percent_of_price: float | None = Field(None, description="As percent of the price.")
+
+
+class TimeLimit(BaseModel):
+    """A time limit for notifying claims."""
+
+    text: Quote = Field(description="The period as written, verbatim.")
+    months: float = Field(description="Length in months.")
+    applies_to: Literal["general", "tax", "fundamental"] = Field(
+        description="Kind of claims it limits."
+    )
+
+
+class SpecificIndemnity(BaseModel):
+    """A specific indemnity."""
+
+    text: Quote = Field(description="The indemnity sentence, verbatim.")
+    topic: str = Field(description="tax, litigation, environment, employees, other.")
+    named_matters: list[str] = Field(description="Defined matters it names (e.g. 'X Claim').")
+    within_cap: bool = Field(description="Whether it counts towards the general cap.")
+
+
+class IndemnityOutput(BaseModel):
+    """Output of spa_indemnity_analysis."""
+
+    clause_id: str = Field(description="Clause analysed.")
+    scope: Scope = Field(description="Scope analysed.")
+    our_party: str = Field(description="Party we act for.")
+    our_roles: list[str] = Field(description="Canonical roles of our party.")
+    purchase_price: float | None = Field(description="Price used for percentages.")
+    caps: list[Cap] = Field(description="Caps on liability.")
+    basket: Basket | None = Field(description="The basket, if any.")
+    de_minimis: DeMinimis | None = Field(description="The de minimis, if any.")
+    time_limits: list[TimeLimit] = Field(description="Claims periods.")
+    specific_indemnities: list[SpecificIndemnity] = Field(description="Specific indemnities.")
+    exclusions: list[Quote] = Field(description="Exclusions of liability.")
+    fraud_carve_out: bool = Field(description="Whether limitations fall away for fraud.")
+    known_litigation: list[str] = Field(description="Named litigation defined in the contract.")
+    market_standards: dict[str, Any] = Field(description="The standards compared against.")
+    gaps: list[Gap] = Field(description="Issues from our party's side, coded.")
+
+
+DESCRIPTION = (
+    "Analyse the seller's liability limitations and indemnities in a share purchase (English "
+    "or Chinese): cap (absolute or % of price), basket (tipping or deductible, threshold), de "
+    "minimis, time limits for claims (months; general, tax, fundamental), specific indemnities "
+    "(topic, named matters, inside the cap or not), exclusions and fraud carve-out, compared "
+    "with market standards (cap 10-30% of price, claims 18-24 months, basket 0.5-1%). Gaps "
+    "from our side: cap_below_market, short_claims_period, basket_above_market, "
+    "deductible_basket, missing_specific_indemnity (topic), specific_indemnity_within_cap, "
+    "no_fraud_carve_out; for a seller cap_above_market, long_claims_period, tipping_basket, "
+    "no_cap. Arguments: clause_id, scope, our_party, purchase_price (optional)."
+)
+
+
+def prepare_input(
+    clause_id: str, primary_structure: DocumentStructure | None, state: Mapping[str, Any]
+) -> IndemnityInput:
+    """Input for `clause_id` of the primary document."""
+    ctx = ReviewContext.from_state(state)
+    return IndemnityInput(
+        clause_id=clause_id,
+        our_party=ctx.our_party,
+        document_structure=primary_structure,
+        review_context=ctx,
+    )
+
+
+_I = re.IGNORECASE
+_CAP = re.compile(
+    r"shall\s+not\s+exceed|aggregate\s+liability|maximum\s+(?:aggregate\s+)?liability|capped|"
+    r"limited\s+to|累计赔偿|赔偿总额|责任总额|上限|不超过|以[^，。]{0,20}为限",
+    _I,
+)
+_BASKET = re.compile(
+    r"basket|threshold(?!\s+in)|unless\s+the\s+aggregate|aggregate\s+amount\s+of\s+all|累计(?:金额)?超过|"
+    r"起赔|免赔额|门槛",
+    _I,
+)
+_TIPPING = re.compile(
+    r"whole\s+amount|entire\s+amount|from\s+the\s+first|not\s+(?:only|merely)\s+the\s+excess|"
+    r"全部金额|全部损失|全额|从第一元",
+    _I,
+)
+_DEDUCTIBLE = re.compile(
+    r"only\s+(?:for|to\s+the\s+extent\s+of)\s+the\s+excess|in\s+excess\s+of|excess\s+only|超出部分|超过部分",
+    _I,
+)
+_DE_MINIMIS = re.compile(
+    r"de\s+minimis|individual\s+claim|any\s+single\s+claim|单项索赔|单笔索赔|单个索赔|单项损失", _I
+)
+_TIME = re.compile(
+    r"notice\s+of\s+the\s+claim|within\s+[\w()]+\s+(?:months|years)|surviv|索赔期|提出索赔|书面通知|"
+    r"存续",
+    _I,
+)
+_TAX = re.compile(r"\btax|税", _I)
+_FUND = re.compile(r"\btitle\b|capacity|fundamental|基本保证|权属", _I)
+_INDEMNIFY = re.compile(
+    r"shall\s+indemnify|will\s+indemnify|indemnif(?:y|ies)\s+the|tax\s+covenant|"
+    r"(?:应|须)(?:向[^，。]{1,10})?(?:全额)?(?:赔偿|补偿)|特别赔偿|专项赔偿",
+    _I,
+)
+_LIMITATION = re.compile(r"shall\s+not\s+be\s+liable|no\s+liability|不承担|免于承担|不负", _I)
+_FRAUD = re.compile(r"fraud|wilful|欺诈|故意", _I)
+_WITHIN_CAP = re.compile(
+    r"counts?\s+towards\s+the\s+cap|subject\s+to\s+the\s+cap|计入[^，。]{0,10}上限|受[^，。]{0,10}上限",
+    _I,
+)
+_ITOPICS: list[tuple[str, re.Pattern[str]]] = [
+    ("tax", _TAX),
+    ("litigation", re.compile(r"litigation|proceedings|claim\s+number|诉讼|仲裁|案号", _I)),
+    ("environment", re.compile(r"environment|环境|环保", _I)),
+    ("employees", re.compile(r"employee|pension|员工|社保|社会保险", _I)),
+]
+_LITIGATION_DEF = re.compile(
+    r"proceedings|litigation|lawsuit|arbitration|claim\s+number|诉讼|仲裁|案号", _I
+)
+_PRICE_TERM = re.compile(
+    r"purchase\s+price|consideration|购买价款|转让价款|交易价款|股权转让款", _I
+)
+
+
+def _price(structure: DocumentStructure | None) -> float | None:
+    if structure is None:
+        return None
+    for d in structure.definitions.values():
+        if _PRICE_TERM.search(d.term):
+            amounts = financial(d.definition).amounts
+            if amounts:
+                return amounts[0].value
+    return None
+
+
+def _pct_amount(text: str, price: float | None) -> tuple[float | None, float | None, str | None]:
+    terms = financial(text)
+    if terms.percentages:
+        return terms.percentages[0].value, None, None
+    if terms.amounts:
+        a = terms.amounts[0]
+        pct = round(a.value / price * 100, 4) if price else None
+        return pct, a.value, a.currency
+    return None, None, None
+
+
+def handle(inp: IndemnityInput) -> IndemnityOutput:
+    """Extract the limitations and indemnities and compare them with the market."""
+    structure = inp.document_structure
+    roles = roles_for(structure, our_party_of(inp.our_party, inp.review_context))
+    price = inp.purchase_price or _price(structure)
+    loc = Locator(structure, inp.clause_id)
+    caps: list[Cap] = []
+    basket: Basket | None = None
+    de_minimis: DeMinimis | None = None
+    limits: list[TimeLimit] = []
+    specifics: list[SpecificIndemnity] = []
+    exclusions: list[Quote] = []
+    fraud = False
+    known = [
+        d.term
+        for d in (structure.definitions.values() if structure else [])
+        if _LITIGATION_DEF.search(d.definition[:300])
+    ]
+    for unit in units(structure, inp.clause_id, inp.scope):
+        for s in loc.sentences(unit):
+            t = s.text
+            q = loc.quote(t, s.start)
+            if _FRAUD.search(t) and _LIMITATION.search(t) is None:
+                fraud = True
+            if _INDEMNIFY.search(t) and not _LIMITATION.search(t):
+                topic = next((n for n, rx in _ITOPICS if rx.search(t)), "other")
+                specifics.append(
+                    SpecificIndemnity(
+                        text=q,
+                        topic=topic,
+                        named_matters=[x for x in known if x in t],
+                        within_cap=False,
+                    )
+                )
+                continue
+            if _WITHIN_CAP.search(t) and specifics:
+                specifics[-1].within_cap = True
+                continue
+            if _DE_MINIMIS.search(t):
+                pct, amount, _ = _pct_amount(t, price)
+                de_minimis = DeMinimis(text=q, amount=amount, percent_of_price=pct)
+            elif _BASKET.search(t):
+                pct, amount, _ = _pct_amount(t, price)
+                kind: BasketType = (
+                    "tipping"
+                    if _TIPPING.search(t)
+                    else "deductible"
+                    if _DEDUCTIBLE.search(t)
+                    else "unspecified"
+                )
+                basket = Basket(text=q, basket_type=kind, percent_of_price=pct, amount=amount)
+            elif _CAP.search(t) and re.search(r"liab|责任|赔偿", t, _I):
+                pct, amount, cur = _pct_amount(t, price)
+                if pct is not None or amount is not None:
+                    caps.append(Cap(text=q, percent_of_price=pct, amount=amount, currency=cur))
+            elif _TIME.search(t):
+                limits += _limits(t, s.start, loc)
+            elif _LIMITATION.search(t) and not _FRAUD.search(t):
+                exclusions.append(q)
+    buyer = "seller" not in roles.our_roles
+    gaps = (_buyer_gaps if buyer else _seller_gaps)(
+        inp.scope, caps, basket, limits, specifics, known, fraud
+    )
+    return IndemnityOutput(
+        clause_id=inp.clause_id,
+        scope=inp.scope,
+        our_party=roles.our_party,
+        our_roles=list(roles.our_roles),
+        purchase_price=price,
+        caps=caps,
+        basket=basket,
+        de_minimis=de_minimis,
+        time_limits=limits,
+        specific_indemnities=specifics,
+        exclusions=exclusions,
+        fraud_carve_out=fraud,
+        known_litigation=known,
+        market_standards=MARKET_STANDARDS,
+        gaps=gaps,
+    )
+
+
+def _limits(text: str, start: int, loc: Locator) -> list[TimeLimit]:
+    out: list[TimeLimit] = []
+    prev = 0
+    for p in financial(text).periods:
+        if p.unit not in ("month", "year"):
+            continue
+        window = text[prev : p.start]
+        kind: Literal["general", "tax", "fundamental"] = (
+            "tax" if _TAX.search(window) else "fundamental" if _FUND.search(window) else "general"
+        )
+        out.append(
+            TimeLimit(
+                text=loc.quote(p.quote, start + p.start),
+                months=months_of(p.value, p.unit),
+                applies_to=kind,
+            )
+        )
+        prev = p.end
+    return out
+
+
+def _gap(
+    code: str,
+    sev: Literal["high", "medium", "low"],
+    msg: str,
+    ev: Quote | None = None,
+    topic: str | None = None,
+) -> Gap:
+    return Gap(code=code, topic=topic, severity=sev, message=msg, evidence=ev)
+
+
+def _buyer_gaps(
+    scope: Scope,
+    caps: list[Cap],
+    basket: Basket | None,
+    limits: list[TimeLimit],
+    specifics: list[SpecificIndemnity],
+    known: list[str],
+    fraud: bool,
+) -> list[Gap]:
+    m = MARKET_STANDARDS
+    gaps: list[Gap] = []
+    for c in caps:
+        if c.percent_of_price is not None and c.percent_of_price < m["cap_percent_of_price"]["low"]:
+            gaps.append(
+                _gap(
+                    "cap_below_market",
+                    "high",
+                    f"Cap of {c.percent_of_price:g}% of the price is below the market range of 10-30%.",
+                    c.text,
+                )
+            )
+    for lim in limits:
+        if lim.applies_to == "general" and lim.months < m["claims_period_months"]["buyer_target"]:
+            gaps.append(
+                _gap(
+                    "short_claims_period",
+                    "medium",
+                    f"General claims period of {lim.months:g} months is shorter than the 24 months a buyer expects.",
+                    lim.text,
+                )
+            )
+        if lim.applies_to == "tax" and lim.months < m["tax_claims_period_months"]["low"]:
+            gaps.append(
+                _gap(
+                    "short_claims_period",
+                    "medium",
+                    f"Tax claims period of {lim.months:g} months is below the usual 4-7 years.",
+                    lim.text,
+                    "tax",
+                )
+            )
+    if basket is not None:
+        if (
+            basket.percent_of_price is not None
+            and basket.percent_of_price > m["basket_percent_of_price"]["high"]
+        ):
+            gaps.append(
+                _gap(
+                    "basket_above_market",
+                    "medium",
+                    f"Basket of {basket.percent_of_price:g}% of the price is above the market 0.5-1%.",
+                    basket.text,
+                )
+            )
+        if basket.basket_type == "deductible":
+            gaps.append(
+                _gap(
+                    "deductible_basket",
+                    "medium",
+                    "Deductible basket: the buyer never recovers the first losses.",
+                    basket.text,
+                )
+            )
+    for sp in specifics:
+        if sp.within_cap:
+            gaps.append(
+                _gap(
+                    "specific_indemnity_within_cap",
+                    "medium",
+                    f"The {sp.topic} indemnity counts towards the general cap.",
+                    sp.text,
+                    sp.topic,
+                )
+            )
+    if scope == "document":
+        covered = {n for sp in specifics for n in sp.named_matters}
+        lit = any(sp.topic == "litigation" for sp in specifics)
+        for name in known:
+            if name not in covered and not lit:
+                gaps.append(
+                    _gap(
+                        "missing_specific_indemnity",
+                        "high",
+                        f"Known litigation '{name}' has no specific indemnity.",
+                        None,
+                        "litigation",
+                    )
+                )
+        if not any(sp.topic == "tax" for sp in specifics):
+            gaps.append(
+                _gap(
+                    "missing_specific_indemnity",
+                    "high",
+                    "No tax indemnity or tax covenant.",
+                    None,
+                    "tax",
+                )
+            )
+        if (caps or basket) and not fraud:
+            gaps.append(
+                _gap("no_fraud_carve_out", "high", "Limitations do not fall away for fraud.")
+            )
+    return gaps
+
+
+def _seller_gaps(
+    scope: Scope,
+    caps: list[Cap],
+    basket: Basket | None,
+    limits: list[TimeLimit],
+    specifics: list[SpecificIndemnity],
+    known: list[str],
+    fraud: bool,
+) -> list[Gap]:
+    m = MARKET_STANDARDS
+    gaps: list[Gap] = []
+    for c in caps:
+        if (
+            c.percent_of_price is not None
+            and c.percent_of_price > m["cap_percent_of_price"]["high"]
+        ):
+            gaps.append(
+                _gap(
+                    "cap_above_market",
+                    "high",
+                    f"Cap of {c.percent_of_price:g}% of the price is above the market 10-30%.",
+                    c.text,
+                )
+            )
+    for lim in limits:
+        if lim.applies_to == "general" and lim.months > m["claims_period_months"]["high"]:
+            gaps.append(
+                _gap(
+                    "long_claims_period",
+                    "medium",
+                    f"General claims period of {lim.months:g} months exceeds 24 months.",
+                    lim.text,
+                )
+            )
+    if basket is not None:
+        if basket.basket_type == "tipping":
+            gaps.append(
+                _gap(
+                    "tipping_basket",
+                    "low",
+                    "Tipping basket: once exceeded the seller pays from the first pound.",
+                    basket.text,
+                )
+            )
+        if (
+            basket.percent_of_price is not None
+            and basket.percent_of_price < m["basket_percent_of_price"]["low"]
+        ):
+            gaps.append(
+                _gap("basket_below_market", "low", "Basket below 0.5% of the price.", basket.text)
+            )
+    if scope == "document" and not caps:
+        gaps.append(_gap("no_cap", "high", "No cap on the seller's liability was found."))
+    return gaps
+
+
+REGISTRATION = SkillRegistration(
+    skill_id=SKILL_ID,
+    name="SPA indemnities and limitations",
+    description=DESCRIPTION,
+    input_schema=IndemnityInput,
+    output_schema=IndemnityOutput,
+    backend=SkillBackend.LOCAL,
+    local_handler=f"{_PREFIX}.handle",
+    prepare_input_fn=f"{_PREFIX}.prepare_input",
+    domain="sha_spa",
+    category="analysis",
+)
