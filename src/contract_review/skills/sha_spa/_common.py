@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
@@ -28,6 +28,41 @@ SCOPE_DESCRIPTION = (
     "'clause' analyses the clause (with its sub-clauses); 'document' analyses the whole "
     "contract and also reports what is missing (gaps of absence are only reported then)."
 )
+
+
+class ScopedInput(BaseModel):
+    """Input shared by the sha_spa skills: a clause (or the whole document) and our party."""
+
+    clause_id: str = Field(description="Clause to analyse, e.g. '7' or '7.1' ('第四条' → '4').")
+    scope: Scope = Field("clause", description=SCOPE_DESCRIPTION)
+    our_party: str = Field(
+        "", description="Party we act for ('Buyer', '投资方'); defaults to the review's."
+    )
+    document_structure: DocumentStructure | None = Field(
+        None, description="Contract structure (filled in by the system)."
+    )
+    review_context: ReviewContext | None = Field(
+        None, description="Review facts (filled in by the system)."
+    )
+
+
+ScopedT = TypeVar("ScopedT", bound=ScopedInput)
+
+
+def prepare_scoped(
+    model: type[ScopedT],
+    clause_id: str,
+    primary_structure: DocumentStructure | None,
+    state: Mapping[str, Any],
+) -> ScopedT:
+    """`model` for `clause_id` of the primary document, our party from the review."""
+    ctx = ReviewContext.from_state(state)
+    return model(
+        clause_id=clause_id,
+        our_party=ctx.our_party,
+        document_structure=primary_structure,
+        review_context=ctx,
+    )
 
 
 class Quote(BaseModel):

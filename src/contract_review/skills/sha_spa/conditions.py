@@ -18,20 +18,20 @@ from pydantic import BaseModel, Field
 
 from contract_review.models import ClauseNode, DocumentStructure
 from contract_review.skills._parties import PartyRoles
-from contract_review.skills.context import ReviewContext
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 from ._common import (
-    SCOPE_DESCRIPTION,
     Gap,
     Locator,
     Quote,
     Scope,
+    ScopedInput,
     Sentence,
     SideOrNone,
     financial,
     our_party_of,
     own_text,
+    prepare_scoped,
     roles_for,
     sides_in,
     units,
@@ -52,20 +52,8 @@ ConditionKind = Literal[
 ]
 
 
-class ConditionsInput(BaseModel):
+class ConditionsInput(ScopedInput):
     """Input of spa_extract_conditions."""
-
-    clause_id: str = Field(description="Clause to analyse, e.g. '3' or '3.1'.")
-    scope: Scope = Field("clause", description=SCOPE_DESCRIPTION)
-    our_party: str = Field(
-        "", description="Party we act for ('Buyer', '买方'); defaults to the review's."
-    )
-    document_structure: DocumentStructure | None = Field(
-        None, description="Contract structure (filled in by the system)."
-    )
-    review_context: ReviewContext | None = Field(
-        None, description="Review facts (filled in by the system)."
-    )
 
 
 class Condition(BaseModel):
@@ -141,13 +129,7 @@ def prepare_input(
     clause_id: str, primary_structure: DocumentStructure | None, state: Mapping[str, Any]
 ) -> ConditionsInput:
     """Input for `clause_id` of the primary document."""
-    ctx = ReviewContext.from_state(state)
-    return ConditionsInput(
-        clause_id=clause_id,
-        our_party=ctx.our_party,
-        document_structure=primary_structure,
-        review_context=ctx,
-    )
+    return prepare_scoped(ConditionsInput, clause_id, primary_structure, state)
 
 
 _I = re.IGNORECASE

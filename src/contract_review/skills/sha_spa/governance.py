@@ -20,21 +20,21 @@ from pydantic import BaseModel, Field
 from contract_review.models import ClauseNode, DocumentStructure
 from contract_review.numerals import chinese_to_int, english_words_to_int
 from contract_review.skills._parties import PartyRoles
-from contract_review.skills.context import ReviewContext
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 from ._common import (
-    SCOPE_DESCRIPTION,
     Gap,
     Locator,
     Quote,
     Scope,
+    ScopedInput,
     Sentence,
     SideOrNone,
     financial,
     months_of,
     our_party_of,
     own_text,
+    prepare_scoped,
     roles_for,
     sides_in,
     units,
@@ -44,20 +44,8 @@ SKILL_ID = "sha_governance_check"
 _PREFIX = "contract_review.skills.sha_spa.governance"
 
 
-class GovernanceInput(BaseModel):
+class GovernanceInput(ScopedInput):
     """Input of sha_governance_check."""
-
-    clause_id: str = Field(description="Clause to analyse, e.g. '2' or '第四条' id '4'.")
-    scope: Scope = Field("clause", description=SCOPE_DESCRIPTION)
-    our_party: str = Field(
-        "", description="Party we act for ('Investor', '投资方'); defaults to the review's."
-    )
-    document_structure: DocumentStructure | None = Field(
-        None, description="Contract structure (filled in by the system)."
-    )
-    review_context: ReviewContext | None = Field(
-        None, description="Review facts (filled in by the system)."
-    )
 
 
 class Appointment(BaseModel):
@@ -127,13 +115,7 @@ def prepare_input(
     clause_id: str, primary_structure: DocumentStructure | None, state: Mapping[str, Any]
 ) -> GovernanceInput:
     """Input for `clause_id` of the primary document."""
-    ctx = ReviewContext.from_state(state)
-    return GovernanceInput(
-        clause_id=clause_id,
-        our_party=ctx.our_party,
-        document_structure=primary_structure,
-        review_context=ctx,
-    )
+    return prepare_scoped(GovernanceInput, clause_id, primary_structure, state)
 
 
 _I = re.IGNORECASE

@@ -16,18 +16,18 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from contract_review.models import DocumentStructure
-from contract_review.skills.context import ReviewContext
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 from ._common import (
-    SCOPE_DESCRIPTION,
     Gap,
     Locator,
     Quote,
     Scope,
+    ScopedInput,
     financial,
     months_of,
     our_party_of,
+    prepare_scoped,
     roles_for,
     units,
 )
@@ -50,23 +50,14 @@ MARKET_STANDARDS: dict[str, Any] = {
 BasketType = Literal["tipping", "deductible", "unspecified"]
 
 
-class IndemnityInput(BaseModel):
+class IndemnityInput(ScopedInput):
     """Input of spa_indemnity_analysis."""
 
-    clause_id: str = Field(description="Clause to analyse, e.g. '7' or '8'.")
-    scope: Scope = Field("clause", description=SCOPE_DESCRIPTION)
-    our_party: str = Field("", description="Party we act for; defaults to the review's.")
     purchase_price: float | None = Field(
         None,
         ge=0,
         description="Price, to convert amounts to percentages; read from the "
         "definitions when not given.",
-    )
-    document_structure: DocumentStructure | None = Field(
-        None, description="Contract structure (filled in by the system)."
-    )
-    review_context: ReviewContext | None = Field(
-        None, description="Review facts (filled in by the system)."
     )
 
 
@@ -154,13 +145,7 @@ def prepare_input(
     clause_id: str, primary_structure: DocumentStructure | None, state: Mapping[str, Any]
 ) -> IndemnityInput:
     """Input for `clause_id` of the primary document."""
-    ctx = ReviewContext.from_state(state)
-    return IndemnityInput(
-        clause_id=clause_id,
-        our_party=ctx.our_party,
-        document_structure=primary_structure,
-        review_context=ctx,
-    )
+    return prepare_scoped(IndemnityInput, clause_id, primary_structure, state)
 
 
 _I = re.IGNORECASE

@@ -18,17 +18,17 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from contract_review.models import ClauseNode, DocumentStructure
-from contract_review.skills.context import ReviewContext
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 from ._common import (
-    SCOPE_DESCRIPTION,
     Gap,
     Locator,
     Quote,
     Scope,
+    ScopedInput,
     our_party_of,
     own_text,
+    prepare_scoped,
     roles_for,
     units,
 )
@@ -42,18 +42,8 @@ CORE_TOPICS: tuple[str, ...] = ("title", "capacity", "accounts", "tax", "litigat
 """Warranties a buyer expects in any share purchase."""
 
 
-class WarrantiesInput(BaseModel):
+class WarrantiesInput(ScopedInput):
     """Input of spa_extract_reps_warranties."""
-
-    clause_id: str = Field(description="Clause to analyse, e.g. '6' or '6.3'.")
-    scope: Scope = Field("clause", description=SCOPE_DESCRIPTION)
-    our_party: str = Field("", description="Party we act for; defaults to the review's.")
-    document_structure: DocumentStructure | None = Field(
-        None, description="Contract structure (filled in by the system)."
-    )
-    review_context: ReviewContext | None = Field(
-        None, description="Review facts (filled in by the system)."
-    )
 
 
 class Warranty(BaseModel):
@@ -106,13 +96,7 @@ def prepare_input(
     clause_id: str, primary_structure: DocumentStructure | None, state: Mapping[str, Any]
 ) -> WarrantiesInput:
     """Input for `clause_id` of the primary document."""
-    ctx = ReviewContext.from_state(state)
-    return WarrantiesInput(
-        clause_id=clause_id,
-        our_party=ctx.our_party,
-        document_structure=primary_structure,
-        review_context=ctx,
-    )
+    return prepare_scoped(WarrantiesInput, clause_id, primary_structure, state)
 
 
 _I = re.IGNORECASE
