@@ -137,6 +137,23 @@ INSTANCES: list[BaseModel] = [
     ),
     m.ClauseFindings(clause_id="14.2", risks=[_risk()], diffs=[_diff()], completed=True),
     m.ApprovalRequest(diff_id="d1", decision=m.Decision.REJECT, feedback="keep 28 days"),
+    m.ReviewResult(
+        task_id="t1",
+        created_at="2026-01-01T00:00:00+00:00",
+        our_party="Contractor",
+        primary_filename="pc.docx",
+        other_documents=["baseline: gc.docx"],
+        clauses=[
+            m.ReviewedClause(
+                item=m.ReviewChecklistItem(clause_id="14.2", topic="Advance payment"),
+                clause_title="Advance Payment",
+                clause_text="xxxx",
+                findings=m.ClauseFindings(clause_id="14.2", risks=[_risk()], diffs=[_diff()]),
+            )
+        ],
+        warnings=["1 hidden run"],
+        hidden_text=[m.HiddenTextSpan(start=0, end=2, reason="vanish", text="xx")],
+    ),
 ]
 
 

@@ -397,3 +397,41 @@ class ApprovalRequest(_Model):
     user_modified_text: str | None = Field(
         None, description="Reviewer's own wording to use instead of the proposed text."
     )
+
+
+# --------------------------------------------------------------------------------------------
+# Result: what a finished review hands to the exports
+# --------------------------------------------------------------------------------------------
+
+
+class ReviewedClause(_Model):
+    """One checklist item with the clause it targets and what the review found there."""
+
+    item: ReviewChecklistItem = Field(description="The checklist item reviewed.")
+    clause_title: str = Field("", description="Title of the clause.")
+    clause_text: str = Field("", description="The clause text as reviewed (verbatim).")
+    findings: ClauseFindings = Field(description="Risks, redlines (with status), deviations.")
+
+
+class ReviewResult(_Model):
+    """A finished (or partly finished) review, as the exports need it."""
+
+    task_id: str = Field(description="Review task id.")
+    created_at: str = Field(description="When the review ran (ISO 8601).")
+    our_party: str = Field("", description="The party we act for.")
+    language: str = Field("en", description="'en' or 'zh-CN'.")
+    domain_id: str | None = Field(None, description="Domain plugin used.")
+    domain_subtype: str | None = Field(None, description="Domain subtype used.")
+    primary_filename: str = Field(description="File name of the contract reviewed.")
+    other_documents: list[str] = Field(
+        default_factory=list, description="Other task documents: 'role: file name'."
+    )
+    clauses: list[ReviewedClause] = Field(
+        default_factory=list, description="Reviewed items in checklist order."
+    )
+    summary_notes: str = Field("", description="Overall summary.")
+    warnings: list[str] = Field(default_factory=list, description="Things the reader must know.")
+    hidden_text: list[HiddenTextSpan] = Field(
+        default_factory=list, description="Hidden text found in the contract file."
+    )
+    is_complete: bool = Field(True, description="Whether every checklist item was reviewed.")
