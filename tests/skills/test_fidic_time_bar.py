@@ -272,3 +272,17 @@ def test_through_the_dispatcher() -> None:
     assert prepare_input("20.1", FIDIC, state).review_context is not None
     tool = REGISTRATION.to_tool_definition()["function"]["parameters"]["properties"]
     assert set(tool) == {"clause_id", "trigger_date"}
+
+
+def test_consequence_of_a_sibling_sub_clause_does_not_leak() -> None:
+    """15.3's deemed rejection belongs to 15.3's own 42-day limit, not to 15.2's 28 days."""
+    text = (
+        "第十五条 索赔\n"
+        "15.2 乙方应在发出通知后28天内提交完整的索赔报告。\n"
+        "15.3 甲方应在收到索赔报告后42天内作出答复；甲方逾期未答复的，视为乙方的索赔要求已被拒绝。\n"
+    )
+    structure = StructureParser().parse(text)
+    by_clause = {
+        b.clause_id: b.consequence for b in time_bars_for_document(structure, our_party="乙方")
+    }
+    assert by_clause == {"15.2": "none_stated", "15.3": "deemed_rejection"}

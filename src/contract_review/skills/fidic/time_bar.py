@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from contract_review.models import ClauseNode, DocumentStructure
+from contract_review.models import ClauseKind, ClauseNode, DocumentStructure
 from contract_review.plugins.registry import get_baseline
 from contract_review.skills._parties import (
     GENERIC_LABELS,
@@ -602,10 +602,12 @@ def _standard(
 
 
 def _context_of(structure: DocumentStructure | None, clause: ClauseNode) -> ClauseNode:
-    """The (sub-)clause whose text is searched for consequences: the clause itself at level 1
-    or 2, else its ancestor at level 2."""
+    """The (sub-)clause whose text is searched for consequences: the clause itself, or, for a
+    list item, the clause the item belongs to ('(a) … within 28 days' is governed by the
+    sub-clause's closing sentence). Never a parent clause: its other sub-clauses have
+    consequences of their own."""
     node = clause
-    while node.level > 2 and node.parent_id and structure is not None:
+    while node.kind is ClauseKind.ITEM and node.parent_id and structure is not None:
         parent = structure.get_clause(node.parent_id)
         if parent is None:
             break
@@ -747,12 +749,14 @@ def time_bars_for_document(
     dates = trigger_dates or {}
     out: list[TimeBar] = []
     for node in structure.iter_clauses():
-        if node.level > 2:
-            continue
-        if node.level == 1 and node.children:
-            lead_end = node.children[0].start_offset - node.start_offset
-            text = node.text[:lead_end]
-            keep = (node.start_offset, node.children[0].start_offset)
+        if node.kind is ClauseKind.ITEM:
+            continue  # analysed with the clause it belongs to
+        sub_clauses = [c for c in node.children if c.kind is not ClauseKind.ITEM]
+        if sub_clauses:
+            # Only the lead-in: each sub-clause is a unit of its own.
+            first = sub_clauses[0].start_offset
+            text = node.text[: first - node.start_offset]
+            keep = (node.start_offset, first)
         else:
             text = node.text
             keep = (node.start_offset, node.end_offset)
