@@ -50,9 +50,10 @@ Side = Literal["us", "them", "both"]
 ActionKind = Literal["obligation", "right", "denial", "bears", "exempt"]
 
 ROLE_SYNONYMS: dict[str, tuple[str, ...]] = {
-    "contractor": ("Contractor", "承包人", "承包商", "施工单位", "施工方"),
+    "contractor": ("Contractor", "承包人", "承包商", "施工单位", "施工方", "总包方"),
+    "subcontractor": ("Subcontractor", "分包人", "分包方", "分包商"),
     "employer": ("Employer", "Owner", "发包人", "业主", "建设单位", "业主方"),
-    "buyer": ("Buyer", "Purchaser", "买方", "买受人", "采购方", "购买方"),
+    "buyer": ("Buyer", "Purchaser", "买方", "买受人", "采购方", "采购人", "购买方"),
     "seller": ("Seller", "Vendor", "卖方", "出卖人", "销售方"),
     "supplier": ("Supplier", "供应商", "供方", "供货方"),
     "customer": ("Customer", "Client", "客户", "需方", "委托方"),
@@ -67,6 +68,10 @@ ROLE_SYNONYMS: dict[str, tuple[str, ...]] = {
     "lessee": ("Lessee", "Tenant", "承租方", "承租人"),
     "lender": ("Lender", "贷款人", "出借人"),
     "borrower": ("Borrower", "借款人"),
+    "distributor": ("Distributor", "经销商", "分销商"),
+    "principal": ("Principal", "委托人"),
+    "agent": ("Agent", "代理人", "受托人"),
+    "recipient": ("Recipient", "接收方"),
 }
 """Canonical role → the words contracts use for it, English and Chinese."""
 
@@ -88,6 +93,11 @@ COUNTERPARTS: dict[str, tuple[str, ...]] = {
     "lessee": ("lessor",),
     "lender": ("borrower",),
     "borrower": ("lender",),
+    "subcontractor": ("contractor",),
+    "distributor": ("supplier", "seller"),
+    "principal": ("agent",),
+    "agent": ("principal",),
+    "recipient": ("provider",),
 }
 """Canonical role → the roles on the other side of the deal."""
 

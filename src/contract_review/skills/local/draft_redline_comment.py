@@ -51,6 +51,7 @@ from contract_review.numerals import (
     int_to_chinese,
     int_to_english_words,
 )
+from contract_review.skills._parties import GENERIC_LABELS, party_roles, role_key
 from contract_review.skills.context import ReviewContext, require_clause
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
@@ -178,32 +179,6 @@ def prepare_input(
 # --------------------------------------------------------------------------------------------
 # Vocabulary
 # --------------------------------------------------------------------------------------------
-
-_EN_ROLES = (
-    "Contractor", "Employer", "Owner", "Buyer", "Seller", "Supplier", "Purchaser", "Customer",
-    "Client", "Consultant", "Licensor", "Licensee", "Lessor", "Lessee", "Landlord", "Tenant",
-    "Vendor", "Subcontractor", "Company", "Investor", "Borrower", "Lender", "Provider",
-    "Recipient", "Distributor", "Principal", "Agent",
-)  # fmt: skip
-_ZH_ROLES = (
-    "承包人", "发包人", "甲方", "乙方", "丙方", "买方", "卖方", "供方", "需方", "供应商",
-    "采购人", "出租人", "承租人", "委托人", "受托人", "分包人", "业主", "总包方", "分包方",
-)  # fmt: skip
-_ROLE_BY_LOWER = {r.lower(): r for r in _EN_ROLES} | {r: r for r in _ZH_ROLES}
-_ROLE_TRANSLATIONS = (
-    ("Contractor", ("承包人", "乙方")),
-    ("Employer", ("发包人", "甲方")),
-    ("Owner", ("业主", "发包人", "甲方")),
-    ("Buyer", ("买方",)),
-    ("Purchaser", ("买方", "采购人")),
-    ("Seller", ("卖方",)),
-    ("Supplier", ("供方", "供应商", "卖方")),
-    ("Lessor", ("出租人",)),
-    ("Lessee", ("承租人",)),
-    ("Subcontractor", ("分包人", "分包方")),
-)
-"""Roles across languages, so 'Contractor' finds 承包人/乙方 in a Chinese contract and back."""
-_ZH_ALIAS_RE = re.compile(r"即(?:为)?(?:本合同|本协议)?(?:的|之|中的)?(甲方|乙方|丙方)")
 
 _EN_PRICES = ("Accepted Contract Amount", "Contract Price", "Contract Sum", "Contract Amount")
 _ZH_PRICES = ("合同价款", "签约合同价", "合同总价", "合同价格", "合同金额")
@@ -489,23 +464,11 @@ def _resolve_party(
     raw = re.sub(r"^(?:the)\s+", "", rc.our_party.strip(), flags=re.I) if rc else ""
     if not raw:
         return "", False
-    aliases = {raw}
-    if raw.lower() in _ROLE_BY_LOWER:
-        aliases.add(_ROLE_BY_LOWER[raw.lower()])
-    for en_role, zh_roles in _ROLE_TRANSLATIONS:
-        if raw.lower() == en_role.lower() or raw in zh_roles:
-            aliases.update((en_role, *zh_roles))
-    for _ in range(2):
-        for d in structure.definitions.values():
-            term_role = _ROLE_BY_LOWER.get(d.term.lower())
-            if term_role is None:
-                continue
-            if d.term in aliases or any(d.definition.startswith(a) for a in aliases):
-                aliases.add(term_role)
-                aliases.update(m.group(1) for m in _ZH_ALIAS_RE.finditer(d.definition))
-            elif any(m.group(1) in aliases for m in _ZH_ALIAS_RE.finditer(d.definition)):
-                aliases.add(term_role)
-    roles = [a for a in aliases if a.lower() in _ROLE_BY_LOWER]
+    # Who "we" are in this contract (names, role words EN/ZH, 甲方/乙方) comes from the shared
+    # party analysis; a redline names us by a role word the clause itself uses.
+    parties = party_roles(structure, raw)
+    aliases = {raw, *parties.our_aliases}
+    roles = [a for a in aliases if role_key(a) is not None or a in GENERIC_LABELS]
     for scope in (quote, clause_text):
         found = [(scope.find(r), r) for r in roles if r in scope]
         if found:
