@@ -16,7 +16,7 @@ import signal
 import subprocess
 import sys
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from contract_review.config import Settings
@@ -114,6 +114,9 @@ def _run_worker(path: Path, settings: Settings) -> tuple[list[str], int]:
         _pdf_worker.__name__,
         str(path.absolute()),
         str(settings.max_pdf_pages),
+        str(settings.pdf_worker_memory_mb),
+        # CPU backstop one second above the wall-clock limit.
+        str(math.ceil(settings.parse_timeout_seconds) + 1),
     ]
     timeout = settings.parse_timeout_seconds
     try:
@@ -124,7 +127,6 @@ def _run_worker(path: Path, settings: Settings) -> tuple[list[str], int]:
             capture_output=True,
             timeout=timeout,
             env=_worker_env(),
-            preexec_fn=_limits(settings),
             check=False,
         )
     except subprocess.TimeoutExpired:
@@ -154,34 +156,6 @@ def _worker_env() -> dict[str, str]:
         paths.append(env["PYTHONPATH"])
     env["PYTHONPATH"] = os.pathsep.join(paths)
     return env
-
-
-def _limits(settings: Settings) -> Callable[[], None] | None:
-    """A preexec_fn applying the worker's rlimits (Linux only; elsewhere only the timeout)."""
-    if sys.platform != "linux":
-        # macOS does not enforce RLIMIT_AS and Windows has neither rlimits nor preexec_fn.
-        return None
-    import resource
-
-    memory = settings.pdf_worker_memory_mb * 1024 * 1024
-    # CPU backstop in case the wall-clock kill fails: the soft limit sends SIGXCPU, the hard
-    # limit SIGKILL a second later.
-    cpu = math.ceil(settings.parse_timeout_seconds) + 1
-
-    def _clamp(kind: int, soft: int, hard: int) -> tuple[int, int]:
-        # An unprivileged process cannot raise its hard limit: never ask above the current one.
-        current = resource.getrlimit(kind)[1]
-        if current != resource.RLIM_INFINITY:
-            soft, hard = min(soft, current), min(hard, current)
-        return soft, hard
-
-    def apply() -> None:
-        # Runs in the forked child before exec: only async-signal-safe-ish calls here.
-        resource.setrlimit(resource.RLIMIT_AS, _clamp(resource.RLIMIT_AS, memory, memory))
-        resource.setrlimit(resource.RLIMIT_CPU, _clamp(resource.RLIMIT_CPU, cpu, cpu + 1))
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # a crashing parser dumps no core
-
-    return apply
 
 
 def _failure_reason(returncode: int, stdout: bytes, stderr: bytes, settings: Settings) -> str:

@@ -70,13 +70,41 @@ def _extract(path: str, max_pages: int) -> dict[str, Any]:
         return {"page_count": len(pages), "pages": texts}
 
 
+def _limit_resources(memory_bytes: int, cpu_seconds: int) -> None:
+    """Cap address space and CPU time of this process (Linux; elsewhere only the timeout)."""
+    if sys.platform != "linux":
+        return  # macOS does not enforce RLIMIT_AS; Windows has no rlimits
+    import resource
+
+    def clamp(kind: int, soft: int, hard: int) -> tuple[int, int]:
+        # An unprivileged process cannot raise its hard limit: never ask above the current one.
+        current = resource.getrlimit(kind)[1]
+        if current != resource.RLIM_INFINITY:
+            soft, hard = min(soft, current), min(hard, current)
+        return soft, hard
+
+    resource.setrlimit(resource.RLIMIT_AS, clamp(resource.RLIMIT_AS, memory_bytes, memory_bytes))
+    # CPU backstop in case the parent's wall-clock kill fails: SIGXCPU, then SIGKILL.
+    resource.setrlimit(
+        resource.RLIMIT_CPU, clamp(resource.RLIMIT_CPU, cpu_seconds, cpu_seconds + 1)
+    )
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # a crashing parser dumps no core
+
+
 def main(argv: list[str] | None = None) -> int:
     """Extract the PDF named on the command line; return the process exit code."""
     args = sys.argv[1:] if argv is None else argv
-    if len(args) != 2 or not args[1].isdigit() or int(args[1]) < 1:
-        sys.stderr.write("usage: python -m contract_review.intake._pdf_worker PATH MAX_PAGES\n")
+    if len(args) not in (2, 4) or not all(a.isdigit() and int(a) >= 1 for a in args[1:]):
+        sys.stderr.write(
+            "usage: python -m contract_review.intake._pdf_worker PATH MAX_PAGES "
+            "[MEMORY_MB CPU_SECONDS]\n"
+        )
         return EXIT_USAGE
     path, max_pages = args[0], int(args[1])
+    if len(args) == 4:
+        # Limits set by the worker itself, before the parser is imported: safer than a
+        # preexec_fn, which is not safe to run in a parent that has threads.
+        _limit_resources(int(args[2]) * 1024 * 1024, int(args[3]))
 
     # pdfminer logs and warns about every oddity of a file; the parent only needs the outcome,
     # and stderr must stay short because it is used as the reason when the worker dies.
