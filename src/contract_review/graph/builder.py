@@ -1,0 +1,536 @@
+"""The review graph (SPEC-4 behaviour, built for concurrency).
+
+    START → init → parse_document ─┬─ Send(clause_review) per checklist item ─→ collect
+                                   └─ (nothing to review) ────────────────────→ summarize
+    collect → human_approval → (rejected with feedback, once) redraft → human_approval
+            → save_clause → summarize → END
+
+`clause_review` is a subgraph per item: clause_analyze → clause_generate_diffs →
+clause_validate (→ clause_generate_diffs again while invalid, up to max_retries) → clause_done.
+Branches run concurrently (cap: the run config's `max_concurrency`) and hand back only their
+findings; documents stay out of the state (see `_store`). Human approval is one parent-level
+node, so `interrupt_before=["human_approval"]` and `interrupt()` both work (docs/
+design-review-graph.md explains why it is not inside the branches).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+from langgraph.types import Send, interrupt
+
+from contract_review.config import Settings
+from contract_review.models import (
+    ActionType,
+    ApprovalRequest,
+    ClauseFindings,
+    DiffStatus,
+    DocumentDiff,
+    DocumentStructure,
+    ReviewChecklistItem,
+    RiskLevel,
+    RiskPoint,
+    TaskDocument,
+)
+from contract_review.skills import create_dispatcher
+from contract_review.skills.dispatcher import SkillDispatcher
+
+from . import _store
+from .risk_rules import risks_from_skill_outputs
+from .state import ClauseIn, ClauseOut, ClauseState, ReviewGraphState
+
+__all__ = ["build_review_graph", "route_validation"]
+
+logger = logging.getLogger(__name__)
+
+
+# --------------------------------------------------------------------------------------------
+# Parent nodes
+# --------------------------------------------------------------------------------------------
+
+
+async def node_init(state: ReviewGraphState) -> dict[str, Any]:
+    """Defaults, and the edge validation of what the caller passed in."""
+    checklist = [ReviewChecklistItem.model_validate(i) for i in state.get("review_checklist", [])]
+    structure = state.get("primary_structure")
+    return {
+        "task_id": state.get("task_id") or "task",
+        "review_checklist": checklist,
+        "primary_structure": (
+            DocumentStructure.model_validate(structure) if structure is not None else None
+        ),
+        "documents": [TaskDocument.model_validate(d) for d in state.get("documents", [])],
+        "current_clause_index": 0,
+        "global_issues": [],
+        "all_risks": [],
+        "all_diffs": [],
+        "all_actions": [],
+        "max_retries": state.get("max_retries", 2),
+        "approval_policy": state.get("approval_policy", "state"),
+        "redrafted": False,
+        "is_complete": False,
+        "error": None,
+    }
+
+
+async def node_parse_document(state: ReviewGraphState) -> dict[str, Any]:
+    """The primary structure and, without a given checklist, a generic per-clause one."""
+    structure = state.get("primary_structure")
+    documents = state.get("documents", [])
+    if structure is None:
+        structure = next(
+            (d.structure for d in documents if d.role.value == "primary" and d.structure), None
+        )
+    checklist = state.get("review_checklist", [])
+    if not checklist and structure is not None:
+        checklist = _generic_checklist(structure)
+    _store.register(state["task_id"], _store.TaskInputs(documents=documents, primary=structure))
+    # The structure is registered, not stored in the state: checkpoints stay small.
+    return {"review_checklist": checklist, "primary_structure": None}
+
+
+def _generic_checklist(structure: DocumentStructure) -> list[ReviewChecklistItem]:
+    return [
+        ReviewChecklistItem(
+            clause_id=c.clause_id,
+            clause_name=c.title,
+            required_skills=["get_clause_context", "extract_financial_terms"],
+            description=f"Review clause {c.clause_id}",
+        )
+        for c in structure.clauses
+        if c.kind.value != "preamble"
+    ]
+
+
+def _item_keys(items: Sequence[ReviewChecklistItem]) -> list[str]:
+    seen: dict[str, int] = {}
+    keys = []
+    for item in items:
+        n = seen.get(item.clause_id, 0) + 1
+        seen[item.clause_id] = n
+        keys.append(item.clause_id if n == 1 else f"{item.clause_id}#{n}")
+    return keys
+
+
+def route_fan_out(state: ReviewGraphState) -> list[Send] | str:
+    """One clause branch per checklist item (or straight to the summary)."""
+    items = state.get("review_checklist", [])
+    if state.get("error") or not items:
+        return "summarize"
+    task = {
+        "task_id": state["task_id"],
+        "our_party": state.get("our_party", ""),
+        "language": state.get("language", "en"),
+        "domain_id": state.get("domain_id"),
+        "domain_subtype": state.get("domain_subtype"),
+        "max_retries": state.get("max_retries", 2),
+    }
+    return [
+        Send("clause_review", {"item": item, "key": key, "task": task})
+        for item, key in zip(items, _item_keys(items), strict=True)
+    ]
+
+
+_UNCAPPED = ("uncapped", "cap_removed", "cap removed")
+
+
+async def node_collect(state: ReviewGraphState) -> dict[str, Any]:
+    """Join the branches: cross-clause rules, then the diffs awaiting approval in order.
+
+    Cross-clause rules see all findings at once, so the order branches finished in cannot
+    change the outcome: an uncapped exposure anywhere makes indemnities elsewhere weigh more.
+    """
+    findings = dict(state.get("findings", {}))
+    keys = _item_keys(state.get("review_checklist", []))
+    uncapped = any(
+        any(u in r.risk_type for u in _UNCAPPED) for f in findings.values() for r in f.risks
+    )
+    if uncapped:
+        for key, f in findings.items():
+            risks = [
+                r.model_copy(
+                    update={
+                        "risk_level": RiskLevel.HIGH,
+                        "reason": (r.reason + " " if r.reason else "")
+                        + "Raised: liability elsewhere in the contract is uncapped.",
+                    }
+                )
+                if "indemn" in r.risk_type.lower() and r.risk_level is not RiskLevel.HIGH
+                else r
+                for r in f.risks
+            ]
+            findings[key] = f.model_copy(update={"risks": risks})
+    pending = [
+        d
+        for key in keys
+        if key in findings
+        for d in findings[key].diffs
+        if d.status is DiffStatus.PENDING
+    ]
+    return {"findings": findings, "pending_diffs": pending}
+
+
+async def node_human_approval(state: ReviewGraphState) -> dict[str, Any]:
+    """Decisions on the pending diffs: from `interrupt()` (interactive), a policy, or the
+    `user_decisions` given through `update_state` (SPEC-4)."""
+    pending = state.get("pending_diffs", [])
+    policy = state.get("approval_policy", "state")
+    decisions = dict(state.get("user_decisions") or {})
+    feedback = dict(state.get("user_feedback") or {})
+    modified = dict(state.get("user_modified_text") or {})
+    if pending and policy == "interactive":
+        answer = interrupt(
+            {
+                "type": "approval",
+                "diffs": [d.model_dump(mode="json") for d in pending],
+            }
+        )
+        for req in _approval_requests(answer):
+            decisions[req.diff_id] = req.decision.value
+            if req.feedback:
+                feedback[req.diff_id] = req.feedback
+            if req.user_modified_text is not None:
+                modified[req.diff_id] = req.user_modified_text
+    elif policy in ("all", "none"):
+        for d in pending:
+            decisions.setdefault(d.diff_id, "approve" if policy == "all" else "reject")
+    return {"user_decisions": decisions, "user_feedback": feedback, "user_modified_text": modified}
+
+
+def _approval_requests(answer: Any) -> list[ApprovalRequest]:
+    """A resume value: a list of ApprovalRequest-shaped dicts, or {diff_id: decision | dict}."""
+    if isinstance(answer, dict):
+        items = [
+            {"diff_id": k, **(v if isinstance(v, dict) else {"decision": v})}
+            for k, v in answer.items()
+        ]
+    elif isinstance(answer, list):
+        items = answer
+    else:
+        items = []
+    return [ApprovalRequest.model_validate(i) for i in items]
+
+
+def route_after_approval(state: ReviewGraphState) -> str:
+    """Redraft once what the reviewer rejected with feedback; otherwise save."""
+    if state.get("redrafted"):
+        return "save_clause"
+    decisions = state.get("user_decisions") or {}
+    feedback = state.get("user_feedback") or {}
+    wanted = [d for d in state.get("pending_diffs", []) if decisions.get(d.diff_id) == "reject"]
+    return "redraft" if any(feedback.get(d.diff_id) for d in wanted) else "save_clause"
+
+
+class _Redraft:
+    """The redraft node (it needs the dispatcher)."""
+
+    def __init__(self, dispatcher: SkillDispatcher) -> None:
+        self.dispatcher = dispatcher
+
+    async def __call__(self, state: ReviewGraphState) -> dict[str, Any]:
+        """One new draft per diff rejected with feedback, using the feedback as instruction."""
+        decisions = state.get("user_decisions") or {}
+        feedback = state.get("user_feedback") or {}
+        findings = dict(state.get("findings", {}))
+        inputs = _store.lookup(state["task_id"])
+        structure = inputs.primary if inputs else None
+        skill_state = _skill_state(dict(state), inputs)
+        new_pending: list[DocumentDiff] = []
+        for key, f in findings.items():
+            added: list[DocumentDiff] = []
+            for diff in f.diffs:
+                text = feedback.get(diff.diff_id)
+                if decisions.get(diff.diff_id) != "reject" or not text:
+                    continue
+                risk = next((r for r in f.risks if r.id == diff.risk_id), None)
+                if risk is None:
+                    continue
+                result = await self.dispatcher.prepare_and_call(
+                    "draft_redline_comment",
+                    f.clause_id,
+                    structure,
+                    skill_state,
+                    llm_arguments={"risk": risk.model_dump(mode="json"), "instruction": text},
+                )
+                redraft = _diff_from(result.data) if result.success else None
+                if redraft is not None and redraft.diff_id != diff.diff_id:
+                    added.append(redraft)
+            if added:
+                findings[key] = f.model_copy(update={"diffs": [*f.diffs, *added]})
+                new_pending.extend(added)
+        return {"findings": findings, "pending_diffs": new_pending, "redrafted": True}
+
+
+async def node_save_clause(state: ReviewGraphState) -> dict[str, Any]:
+    """Apply the decisions to every diff; collect risks and approved diffs in checklist order.
+
+    An undecided diff counts as approved (SPEC-4) unless the policy is 'none'."""
+    decisions = state.get("user_decisions") or {}
+    modified = state.get("user_modified_text") or {}
+    default = "reject" if state.get("approval_policy") == "none" else "approve"
+    findings = dict(state.get("findings", {}))
+    all_risks: list[RiskPoint] = []
+    all_diffs: list[DocumentDiff] = []
+    for key in _item_keys(state.get("review_checklist", [])):
+        f = findings.get(key)
+        if f is None:
+            continue
+        diffs = []
+        for d in f.diffs:
+            decision = decisions.get(d.diff_id, default if d.status is DiffStatus.PENDING else "")
+            update: dict[str, Any] = {}
+            if decision == "approve":
+                update["status"] = DiffStatus.APPROVED
+                if d.diff_id in modified:
+                    update["proposed_text"] = modified[d.diff_id]
+            elif decision == "reject":
+                update["status"] = DiffStatus.REJECTED
+            diffs.append(d.model_copy(update=update) if update else d)
+        findings[key] = f.model_copy(update={"diffs": diffs})
+        all_risks.extend(f.risks)
+        all_diffs.extend(d for d in diffs if d.status is DiffStatus.APPROVED)
+    return {"findings": findings, "all_risks": all_risks, "all_diffs": all_diffs}
+
+
+async def node_summarize(state: ReviewGraphState) -> dict[str, Any]:
+    """The closing summary (Chinese and English), and the task's documents released."""
+    findings = state.get("findings", {})
+    risks = state.get("all_risks", [])
+    diffs = state.get("all_diffs", [])
+    high = sum(1 for r in risks if r.risk_level is RiskLevel.HIGH)
+    summary = (
+        f"审查完成。共审查 {len(findings)} 个条款，发现 {len(risks)} 个风险点，"
+        f"生成 {len(diffs)} 条修改建议。\n"
+        f"Review complete: {len(findings)} clause(s) reviewed, {len(risks)} risk(s) found "
+        f"({high} high), {len(diffs)} redline(s) approved."
+    )
+    logger.info(summary.splitlines()[-1])
+    if state.get("task_id"):
+        _store.forget(state["task_id"])
+    return {"summary_notes": summary, "is_complete": True}
+
+
+# --------------------------------------------------------------------------------------------
+# Clause branch
+# --------------------------------------------------------------------------------------------
+
+
+def _skill_state(task: dict[str, Any], inputs: _store.TaskInputs | None) -> dict[str, Any]:
+    return {
+        "task_id": task.get("task_id", ""),
+        "our_party": task.get("our_party", ""),
+        "language": task.get("language", "en"),
+        "domain_id": task.get("domain_id"),
+        "domain_subtype": task.get("domain_subtype"),
+        "documents": inputs.documents if inputs else [],
+    }
+
+
+def _diff_from(data: dict[str, Any]) -> DocumentDiff | None:
+    raw = data.get("diff")
+    return DocumentDiff.model_validate(raw) if raw else None
+
+
+class _ClauseNodes:
+    """The nodes of a clause branch (they need the dispatcher)."""
+
+    def __init__(self, dispatcher: SkillDispatcher) -> None:
+        self.dispatcher = dispatcher
+
+    async def clause_analyze(self, s: ClauseState) -> dict[str, Any]:
+        """Run the item's skills concurrently; their outputs become risks by rules."""
+        item, task = s["item"], s["task"]
+        inputs = _store.lookup(task["task_id"])
+        structure = inputs.primary if inputs else None
+        clause = structure.get_clause(item.clause_id) if structure else None
+        if clause is None:
+            return {
+                "clause_text": "",
+                "risks": [],
+                "diffs": [],
+                "notes": [f"clause {item.clause_id} is not in the contract"],
+                "retry_count": 0,
+            }
+        skill_state = _skill_state(task, inputs)
+        results = await asyncio.gather(
+            *(
+                self.dispatcher.prepare_and_call(skill, clause.clause_id, structure, skill_state)
+                for skill in item.required_skills
+            )
+        )
+        outputs = {r.skill_id: r.data for r in results if r.success}
+        notes = [f"{r.skill_id}: {r.error}" for r in results if not r.success]
+        return {
+            "clause_text": clause.text,
+            "risks": risks_from_skill_outputs(clause, outputs),
+            "diffs": [],
+            "notes": notes,
+            "retry_count": 0,
+        }
+
+    async def clause_generate_diffs(self, s: ClauseState) -> dict[str, Any]:
+        """The smallest redline for each quoted risk (a clause with no finding gets none)."""
+        task = s["task"]
+        inputs = _store.lookup(task["task_id"])
+        structure = inputs.primary if inputs else None
+        skill_state = _skill_state(task, inputs)
+        quoted = [r for r in s.get("risks", []) if r.location is not None]
+        results = await asyncio.gather(
+            *(
+                self.dispatcher.prepare_and_call(
+                    "draft_redline_comment",
+                    r.clause_id,
+                    structure,
+                    skill_state,
+                    llm_arguments={"risk": r.model_dump(mode="json")},
+                )
+                for r in quoted
+            )
+        )
+        diffs = [d for r in results if r.success and (d := _diff_from(r.data)) is not None]
+        return {"diffs": diffs}
+
+    async def clause_validate(self, s: ClauseState) -> dict[str, Any]:
+        """Keep diffs that quote the clause verbatim, change something and do not overlap."""
+        text = s.get("clause_text", "")
+        kept: list[DocumentDiff] = []
+        notes = list(s.get("notes", []))
+        spans: list[tuple[int, int]] = []
+        for d in s.get("diffs", []):
+            problem = _diff_problem(d, text)
+            span = _span(d)
+            if (
+                problem is None
+                and span is not None
+                and any(span[0] < e and s0 < span[1] for s0, e in spans)
+            ):
+                problem = "overlaps another redline of this clause"
+            if problem is not None:
+                notes.append(f"redline {d.diff_id} dropped: {problem}")
+                continue
+            if span is not None:
+                spans.append(span)
+            kept.append(d)
+        failed = len(kept) < len(s.get("diffs", []))
+        retries = s.get("retry_count", 0)
+        return {
+            "diffs": kept,
+            "notes": notes,
+            "validation_result": "fail" if failed else "pass",
+            "retry_count": retries + 1 if failed else retries,
+        }
+
+    async def clause_done(self, s: ClauseState) -> dict[str, Any]:
+        """Hand the clause's findings back to the review."""
+        item = s["item"]
+        finding = ClauseFindings(
+            clause_id=item.clause_id,
+            risks=s.get("risks", []),
+            diffs=s.get("diffs", []),
+            completed=True,
+            notes=s.get("notes", []),
+        )
+        return {"findings": {s["key"]: finding}, "current_clause_index": 1}
+
+
+def _span(d: DocumentDiff) -> tuple[int, int] | None:
+    if d.start_offset is None:
+        return None
+    if d.action_type is ActionType.INSERT:
+        end = d.start_offset + len(d.original_text)
+        return end, end
+    return d.start_offset, d.start_offset + len(d.original_text)
+
+
+def _diff_problem(d: DocumentDiff, clause_text: str) -> str | None:
+    if d.action_type is not ActionType.INSERT and not d.original_text:
+        return "nothing to replace or delete"
+    if d.original_text and d.original_text not in clause_text:
+        return "its original text is not verbatim clause text"
+    if d.action_type is ActionType.INSERT and not d.proposed_text.strip():
+        return "it inserts nothing"
+    if d.action_type is ActionType.REPLACE and d.proposed_text == d.original_text:
+        return "it changes nothing"
+    return None
+
+
+def route_validation(state: ClauseState) -> str:
+    """SPEC-4: redraft while validation fails, up to max_retries; then keep what is valid."""
+    if state.get("validation_result", "pass") == "pass":
+        return "clause_done"
+    if state.get("retry_count", 0) < state["task"].get("max_retries", 2):
+        return "clause_generate_diffs"
+    return "clause_done"
+
+
+def _clause_subgraph(dispatcher: SkillDispatcher) -> CompiledStateGraph[Any, Any, Any, Any]:
+    nodes = _ClauseNodes(dispatcher)
+    g = StateGraph(ClauseState, input_schema=ClauseIn, output_schema=ClauseOut)
+    # langgraph's stubs reject a TypedDict mixing required and optional keys as node input
+    # (ClauseState); the runtime accepts it.
+    g.add_node("clause_analyze", nodes.clause_analyze)  # type: ignore[call-overload]
+    g.add_node("clause_generate_diffs", nodes.clause_generate_diffs)  # type: ignore[call-overload]
+    g.add_node("clause_validate", nodes.clause_validate)  # type: ignore[call-overload]
+    g.add_node("clause_done", nodes.clause_done)  # type: ignore[call-overload]
+    g.add_edge(START, "clause_analyze")
+    g.add_edge("clause_analyze", "clause_generate_diffs")
+    g.add_edge("clause_generate_diffs", "clause_validate")
+    g.add_conditional_edges(
+        "clause_validate",
+        route_validation,
+        {"clause_done": "clause_done", "clause_generate_diffs": "clause_generate_diffs"},
+    )
+    g.add_edge("clause_done", END)
+    return g.compile()
+
+
+# --------------------------------------------------------------------------------------------
+# The graph
+# --------------------------------------------------------------------------------------------
+
+
+def build_review_graph(
+    checkpointer: BaseCheckpointSaver[Any] | None = None,
+    interrupt_before: list[str] | None = None,
+    *,
+    dispatcher: SkillDispatcher | None = None,
+    settings: Settings | None = None,
+) -> CompiledStateGraph[Any, Any, Any, Any]:
+    """The compiled review graph.
+
+    `interrupt_before` defaults to `["human_approval"]` (SPEC-4); pass `[]` for unattended
+    runs. `checkpointer` defaults to an in-memory saver.
+    """
+    if interrupt_before is None:
+        interrupt_before = ["human_approval"]
+    dispatcher = dispatcher or create_dispatcher(settings)
+    g = StateGraph(ReviewGraphState)
+    g.add_node("init", node_init)
+    g.add_node("parse_document", node_parse_document)
+    g.add_node("clause_review", _clause_subgraph(dispatcher))
+    g.add_node("collect", node_collect)
+    g.add_node("human_approval", node_human_approval)
+    g.add_node("redraft", _Redraft(dispatcher))
+    g.add_node("save_clause", node_save_clause)
+    g.add_node("summarize", node_summarize)
+    g.add_edge(START, "init")
+    g.add_edge("init", "parse_document")
+    g.add_conditional_edges("parse_document", route_fan_out, ["clause_review", "summarize"])
+    g.add_edge("clause_review", "collect")
+    g.add_edge("collect", "human_approval")
+    g.add_conditional_edges(
+        "human_approval", route_after_approval, {"redraft": "redraft", "save_clause": "save_clause"}
+    )
+    g.add_edge("redraft", "human_approval")
+    g.add_edge("save_clause", "summarize")
+    g.add_edge("summarize", END)
+    return g.compile(
+        checkpointer=checkpointer or InMemorySaver(), interrupt_before=interrupt_before
+    )

@@ -1,0 +1,108 @@
+"""State of the review graph (SPEC-4 names) and of one clause's branch."""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, Any
+
+from typing_extensions import TypedDict
+
+from contract_review.models import (
+    ActionRecommendation,
+    ClauseFindings,
+    DocumentDiff,
+    DocumentStructure,
+    ReviewChecklistItem,
+    RiskPoint,
+    TaskDocument,
+)
+
+__all__ = ["ClauseIn", "ClauseOut", "ClauseState", "ReviewGraphState", "merge_findings"]
+
+
+def merge_findings(
+    left: dict[str, ClauseFindings] | None, right: dict[str, ClauseFindings] | None
+) -> dict[str, ClauseFindings]:
+    """Reducer of `findings`: branches finish in any order; later writes of a key win."""
+    return {**(left or {}), **(right or {})}
+
+
+class ReviewGraphState(TypedDict, total=False):
+    """The review's state (SPEC-4). Per-clause work happens in `ClauseState` branches; only
+    their findings and a done-count come back here."""
+
+    # task facts (set at the start, read-only afterwards)
+    task_id: str
+    our_party: str
+    material_type: str
+    language: str
+    domain_id: str | None
+    domain_subtype: str | None
+    approval_policy: str
+    """'state' (decisions come from user_decisions, default approve), 'interactive'
+    (interrupt() asks), 'all' (approve everything) or 'none' (reject everything)."""
+
+    # documents
+    documents: list[TaskDocument]
+    primary_structure: DocumentStructure | None
+
+    # plan
+    review_checklist: list[ReviewChecklistItem]
+    current_clause_index: Annotated[int, operator.add]
+    """How many checklist items are done (each branch adds one)."""
+
+    # scratchpad
+    findings: Annotated[dict[str, ClauseFindings], merge_findings]
+    """Item key (clause id, or clause id#n for a second item on one clause) → findings."""
+    global_issues: list[str]
+
+    # per-clause working area of the SPEC-4 serial design, kept for compatibility
+    current_clause_id: str | None
+    current_clause_text: str | None
+    current_risks: list[RiskPoint]
+    current_diffs: list[DocumentDiff]
+    validation_result: str | None
+    clause_retry_count: int
+    max_retries: int
+
+    # human approval
+    pending_diffs: list[DocumentDiff]
+    user_decisions: dict[str, str]
+    user_feedback: dict[str, str]
+    user_modified_text: dict[str, str]
+    redrafted: bool
+
+    # results
+    all_risks: list[RiskPoint]
+    all_diffs: list[DocumentDiff]
+    all_actions: list[ActionRecommendation]
+    summary_notes: str
+    error: str | None
+    is_complete: bool
+
+
+class ClauseIn(TypedDict):
+    """What a clause branch receives (small: no documents, only ids and the item)."""
+
+    item: ReviewChecklistItem
+    key: str
+    task: dict[str, Any]
+    """Task facts: task_id, our_party, language, domain_id, domain_subtype, max_retries."""
+
+
+class ClauseOut(TypedDict, total=False):
+    """What a clause branch hands back to the review."""
+
+    findings: Annotated[dict[str, ClauseFindings], merge_findings]
+    current_clause_index: Annotated[int, operator.add]
+
+
+class ClauseState(ClauseIn, ClauseOut, total=False):
+    """A clause branch's working state."""
+
+    clause_text: str
+    risks: list[RiskPoint]
+    diffs: list[DocumentDiff]
+    notes: list[str]
+    validation_result: str
+    retry_count: int
