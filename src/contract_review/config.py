@@ -8,6 +8,7 @@ environment in tests.
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -47,6 +48,18 @@ class Settings(BaseSettings):
     )
     remote_skills_poll_interval: float = Field(
         0.5, gt=0, description="Seconds between polls of a running remote workflow."
+    )
+
+    # --- reviews ---
+    state_dir: Path = Field(
+        Path(".contract-review"),
+        description="Where reviews keep their checkpoints (SQLite) and task manifests.",
+    )
+    review_max_concurrency: int = Field(
+        8, ge=1, le=64, description="Clauses reviewed at the same time."
+    )
+    postgres_url: str | None = Field(
+        None, description="Use PostgreSQL checkpoints at this URL instead of SQLite."
     )
 
     # --- ReAct agent (SPEC-20/35); used from the LLM-mode issue on ---

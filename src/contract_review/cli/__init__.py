@@ -13,6 +13,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from contract_review.documents import load_task_document
 from contract_review.errors import InputError
@@ -20,6 +21,14 @@ from contract_review.intake import load_document
 from contract_review.models import DocumentRole, TaskDocument
 from contract_review.plugins import load_builtin_plugins
 from contract_review.plugins.registry import get_plugin, list_plugins
+from contract_review.review import (
+    ReviewOptions,
+    TaskManifest,
+    list_tasks,
+    load_manifest,
+    resume_review,
+    start_review,
+)
 from contract_review.skills import create_dispatcher
 from contract_review.structure_parser import DocumentParserConfig, StructureParser
 
@@ -267,6 +276,107 @@ def timebars(
         )
         count = write_timebars(bars, out, start_date=start)
     _err.print(f"{count} time limit(s) written to {out}", markup=False)
+
+
+class ApprovalMode(StrEnum):
+    """How redlines are approved."""
+
+    INTERACTIVE = "interactive"
+    ALL = "all"
+    NONE = "none"
+
+
+def _ask_in_terminal(diffs: list[dict[str, object]]) -> list[dict[str, object]]:
+    """Show each proposed redline and ask: approve, reject (with feedback), edit or skip."""
+    console = Console(highlight=False)
+    answers: list[dict[str, object]] = []
+    for d in diffs:
+        console.rule(
+            f"[bold]Clause {escape(str(d['clause_id']))}[/]  {escape(str(d.get('risk_level') or ''))}"
+        )
+        console.print(escape(str(d.get("reason", ""))))
+        console.print(f"[red strike]{escape(str(d['original_text']))}[/]")
+        console.print(f"[green underline]{escape(str(d['proposed_text']))}[/]")
+        choice = typer.prompt("[a]pprove / [r]eject / [e]dit / [s]kip", default="a").strip().lower()
+        if choice.startswith("r"):
+            feedback = typer.prompt("Feedback for a redraft (empty: none)", default="")
+            answers.append({"diff_id": d["diff_id"], "decision": "reject", "feedback": feedback})
+        elif choice.startswith("e"):
+            text = typer.prompt("Your wording", default=str(d["proposed_text"]))
+            answers.append(
+                {"diff_id": d["diff_id"], "decision": "approve", "user_modified_text": text}
+            )
+        elif choice.startswith("s"):
+            continue
+        else:
+            answers.append({"diff_id": d["diff_id"], "decision": "approve"})
+    return answers
+
+
+def _report_task(manifest: TaskManifest) -> None:
+    _err.print(f"review {manifest.task_id}: {manifest.status}", markup=False)
+    for kind, path in manifest.outputs.items():
+        _err.print(f"  {kind:5s} {path}", markup=False)
+
+
+@app.command()
+def review(
+    file: Annotated[Path, typer.Argument(help="The contract: .docx, .pdf, .txt or .md.")],
+    domain: Annotated[str, typer.Option(help="generic, fidic or sha_spa.")] = "generic",
+    subtype: Annotated[str | None, typer.Option(help="Domain subtype.")] = None,
+    party: Annotated[str, typer.Option(help="The party we act for.")] = "",
+    language: Annotated[str, typer.Option(help="auto, en or zh-CN.")] = "auto",
+    baseline: Annotated[Path | None, typer.Option(help="Baseline document.")] = None,
+    supplement: Annotated[Path | None, typer.Option(help="Particular Conditions etc.")] = None,
+    reference: Annotated[list[Path] | None, typer.Option(help="Reference document.")] = None,
+    criteria: Annotated[Path | None, typer.Option(help="Review playbook.")] = None,
+    approve: Annotated[
+        ApprovalMode, typer.Option(help="Approval of redlines.")
+    ] = ApprovalMode.INTERACTIVE,
+    out: Annotated[Path, typer.Option(help="Output folder.")] = Path("out"),
+) -> None:
+    """Review a contract: risks from your side, redlines, report and a redlined .docx."""
+    with user_errors():
+        if language not in ("auto", "en", "zh-CN"):
+            raise InputError(f"--language must be auto, en or zh-CN, got '{language}'")
+        options = ReviewOptions(
+            file=file,
+            domain=domain,
+            subtype=subtype,
+            party=party,
+            language=language,
+            baseline=baseline,
+            supplement=supplement,
+            references=reference or [],
+            criteria=criteria,
+            approve=approve.value,
+            out=out,
+        )
+        manifest = asyncio.run(start_review(options, ask=_ask_in_terminal))
+    _report_task(manifest)
+
+
+@app.command()
+def resume(task_id: Annotated[str, typer.Argument(help="Task id (see 'list').")]) -> None:
+    """Continue an interrupted review (finished clauses and given decisions are kept)."""
+    with user_errors():
+        manifest = asyncio.run(resume_review(task_id, ask=_ask_in_terminal))
+    _report_task(manifest)
+
+
+@app.command()
+def status(task_id: Annotated[str, typer.Argument(help="Task id.")]) -> None:
+    """Where a review stands."""
+    with user_errors():
+        manifest = load_manifest(task_id)
+    _report_task(manifest)
+
+
+@app.command("list")
+def list_reviews() -> None:
+    """The reviews run from this folder, newest first."""
+    for m in list_tasks():
+        sys.stdout.write(f"{m.task_id}  {m.status:9s} {m.options.file}\n")
 
 
 @app.callback()

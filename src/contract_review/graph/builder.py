@@ -91,7 +91,14 @@ async def node_parse_document(state: ReviewGraphState) -> dict[str, Any]:
     checklist = state.get("review_checklist", [])
     if not checklist and structure is not None:
         checklist = _generic_checklist(structure)
-    _store.register(state["task_id"], _store.TaskInputs(documents=documents, primary=structure))
+    if documents or structure is not None:
+        _store.register(state["task_id"], _store.TaskInputs(documents=documents, primary=structure))
+    else:
+        # A runner that keeps documents out of the state registered them beforehand.
+        registered = _store.lookup(state["task_id"])
+        structure = registered.primary if registered else None
+        if not checklist and structure is not None:
+            checklist = _generic_checklist(structure)
     # The structure is registered, not stored in the state: checkpoints stay small.
     return {"review_checklist": checklist, "primary_structure": None}
 

@@ -179,7 +179,7 @@ _COMMON = frozenset(
 )
 _SMALL = frozenset({"of", "for", "and", "the", "to", "in", "on", "de"})
 _CAP_PHRASE = re.compile(
-    r"(?<![\w.])([A-Z][a-z][\w'’-]*(?:\s+(?:(?:of|for|and|the|to|in|on)\s+)?[A-Z][\w'’-]+)*)"
+    r"(?<![\w.])([A-Z][a-z][\w'’-]*(?:[ \t]+(?:(?:of|for|and|the|to|in|on)[ \t]+)?[A-Z][\w'’-]+)*)"
 )
 _ZH_QUOTED = re.compile(r"[“\"「]([^”\"」\n]{1,20})[”\"」]")
 
@@ -227,6 +227,12 @@ def handle(inp: ResolveDefinitionInput) -> ResolveDefinitionOutput:
 
 
 @per_structure()
+def _preamble(structure: DocumentStructure) -> str:
+    first = structure.clauses[0] if structure.clauses else None
+    return first.text if first is not None and first.kind.value == "preamble" else ""
+
+
+@per_structure()
 def _known(structure: DocumentStructure) -> tuple[frozenset[str], frozenset[str], re.Pattern[str]]:
     """Lower-cased defined terms, clause titles, and a pattern finding any defined term."""
     defined = frozenset(t.lower() for t in structure.definitions)
@@ -240,6 +246,7 @@ def _undefined(
     structure: DocumentStructure, clause_id: str, text: str, title: str
 ) -> list[UndefinedTerm]:
     defined, titles, defined_inside = _known(structure)
+    preamble = _preamble(structure)
     found: dict[str, list[int]] = {}
     for m in _CAP_PHRASE.finditer(text):
         words = m.group(1).rstrip("'’-").split()
@@ -256,7 +263,9 @@ def _undefined(
         if len(words) == 1 and words[0].lower() in _COMMON:
             continue
         if defined_inside.search(key):
-            continue  # "Contractor's Equipment" when "Contractor" is defined: fine
+            continue
+        if phrase in preamble:
+            continue  # parties, places and the project are named in the preamble  # "Contractor's Equipment" when "Contractor" is defined: fine
         found.setdefault(phrase, []).append(m.start())
     for m in _ZH_QUOTED.finditer(text):
         term = m.group(1)

@@ -1,0 +1,288 @@
+"""Running a review end to end: documents → graph (durable checkpoints) → outputs.
+
+A review is a *task* with an id. Its manifest (the options, so the documents can be read again)
+lives in `<state_dir>/tasks/<id>.json`, its progress in the checkpoint database; documents are
+never written into the checkpoints. `resume_review` continues a task after an interruption or a
+crash: finished clauses are not redone and decisions already given are kept.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+from langgraph.types import Command
+from pydantic import BaseModel, Field
+
+from contract_review.config import Settings, get_settings
+from contract_review.documents import load_task_document
+from contract_review.errors import InputError
+from contract_review.exports.redline_docx import write_redline_docx
+from contract_review.exports.report import write_reports
+from contract_review.graph import _store
+from contract_review.graph.builder import build_review_graph
+from contract_review.models import (
+    DocumentFormat,
+    DocumentRole,
+    ReviewChecklistItem,
+    ReviewedClause,
+    ReviewResult,
+    TaskDocument,
+)
+from contract_review.plugins import load_builtin_plugins
+from contract_review.plugins.registry import get_plugin, list_plugins
+
+__all__ = ["ReviewOptions", "list_tasks", "load_manifest", "resume_review", "start_review"]
+
+Approval = Literal["interactive", "all", "none"]
+AskFn = Callable[[list[dict[str, Any]]], list[dict[str, Any]]]
+"""Interactive approval: pending diffs (JSON) → decisions (ApprovalRequest-shaped dicts)."""
+
+
+class ReviewOptions(BaseModel):
+    """What the user asked for (the task manifest)."""
+
+    file: Path = Field(description="The contract.")
+    domain: str = Field("generic", description="generic, fidic or sha_spa.")
+    subtype: str | None = Field(None, description="Domain subtype.")
+    party: str = Field("", description="The party we act for.")
+    language: Literal["auto", "en", "zh-CN"] = Field("auto", description="Contract language.")
+    baseline: Path | None = Field(None, description="Baseline document.")
+    supplement: Path | None = Field(None, description="Supplement (e.g. Particular Conditions).")
+    references: list[Path] = Field(default_factory=list, description="Reference documents.")
+    criteria: Path | None = Field(None, description="Review playbook.")
+    approve: Approval = Field("interactive", description="Approval policy.")
+    out: Path = Field(Path("out"), description="Output folder.")
+
+
+class TaskManifest(BaseModel):
+    """A task on disk."""
+
+    task_id: str
+    created_at: str
+    options: ReviewOptions
+    status: str = "running"
+    outputs: dict[str, str] = Field(default_factory=dict)
+
+
+def _tasks_dir(settings: Settings) -> Path:
+    return settings.state_dir / "tasks"
+
+
+def _save(manifest: TaskManifest, settings: Settings) -> None:
+    folder = _tasks_dir(settings)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{manifest.task_id}.json").write_text(manifest.model_dump_json(indent=2))
+
+
+def load_manifest(task_id: str, settings: Settings | None = None) -> TaskManifest:
+    """The manifest of a task, or an InputError naming the known tasks."""
+    settings = settings or get_settings()
+    path = _tasks_dir(settings) / f"{task_id}.json"
+    if not path.is_file():
+        raise InputError(f"no review task '{task_id}' in {settings.state_dir}")
+    return TaskManifest.model_validate_json(path.read_text())
+
+
+def list_tasks(settings: Settings | None = None) -> list[TaskManifest]:
+    """All tasks, newest first."""
+    settings = settings or get_settings()
+    folder = _tasks_dir(settings)
+    manifests = [TaskManifest.model_validate_json(p.read_text()) for p in folder.glob("*.json")]
+    return sorted(manifests, key=lambda m: m.created_at, reverse=True)
+
+
+@asynccontextmanager
+async def _saver(settings: Settings) -> AsyncIterator[BaseCheckpointSaver[Any]]:
+    if settings.postgres_url:
+        async with AsyncPostgresSaver.from_conn_string(settings.postgres_url) as pg:
+            await pg.setup()
+            yield pg
+        return
+    settings.state_dir.mkdir(parents=True, exist_ok=True)
+    async with AsyncSqliteSaver.from_conn_string(
+        str(settings.state_dir / "checkpoints.sqlite")
+    ) as lite:
+        yield lite
+
+
+def _documents(options: ReviewOptions) -> list[TaskDocument]:
+    load_builtin_plugins()
+    plugin = get_plugin(options.domain)
+    if plugin is None:
+        known = ", ".join(p.domain_id for p in list_plugins())
+        raise InputError(f"unknown domain '{options.domain}'; known domains: {known}")
+    config = plugin.parser_config
+    docs = [load_task_document(options.file, DocumentRole.PRIMARY, parser_config=config)]
+    if options.baseline:
+        docs.append(
+            load_task_document(options.baseline, DocumentRole.BASELINE, parser_config=config)
+        )
+    if options.supplement:
+        docs.append(
+            load_task_document(options.supplement, DocumentRole.SUPPLEMENT, parser_config=config)
+        )
+    docs.extend(load_task_document(p, DocumentRole.REFERENCE) for p in options.references)
+    if options.criteria and not options.criteria.is_file():
+        raise InputError(f"{options.criteria}: file not found")
+    return docs
+
+
+def _register(task_id: str, docs: list[TaskDocument]) -> None:
+    _store.register(task_id, _store.TaskInputs(documents=docs, primary=docs[0].structure))
+
+
+def _checklist(options: ReviewOptions, docs: list[TaskDocument]) -> list[ReviewChecklistItem]:
+    plugin = get_plugin(options.domain)
+    structure = docs[0].structure
+    if plugin is None or plugin.build_checklist is None or structure is None:
+        return []
+    return plugin.build_checklist(structure, options.subtype)
+
+
+def _config(task_id: str, settings: Settings, n_items: int) -> RunnableConfig:
+    return {
+        "configurable": {"thread_id": task_id},
+        "max_concurrency": settings.review_max_concurrency,
+        "recursion_limit": 50 + 10 * n_items,
+    }
+
+
+async def start_review(
+    options: ReviewOptions, *, settings: Settings | None = None, ask: AskFn | None = None
+) -> TaskManifest:
+    """Run a new review to the end (asking `ask` for decisions when interactive)."""
+    settings = settings or get_settings()
+    docs = _documents(options)
+    task_id = datetime.now(UTC).strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
+    manifest = TaskManifest(
+        task_id=task_id, created_at=datetime.now(UTC).isoformat(), options=options
+    )
+    _save(manifest, settings)
+    _register(task_id, docs)
+    checklist = _checklist(options, docs)
+    structure = docs[0].structure
+    language = structure.language if structure and options.language == "auto" else options.language
+    state: dict[str, Any] = {
+        "task_id": task_id,
+        "our_party": options.party,
+        "material_type": "contract",
+        "language": language,
+        "domain_id": options.domain,
+        "domain_subtype": options.subtype,
+        "review_checklist": [i.model_dump(mode="json") for i in checklist],
+        "approval_policy": options.approve,
+    }
+    return await _run(manifest, docs, state, settings, ask)
+
+
+async def resume_review(
+    task_id: str, *, settings: Settings | None = None, ask: AskFn | None = None
+) -> TaskManifest:
+    """Continue a task from its last checkpoint (after a crash or an interruption)."""
+    settings = settings or get_settings()
+    manifest = load_manifest(task_id, settings)
+    docs = _documents(manifest.options)
+    _register(task_id, docs)
+    return await _run(manifest, docs, None, settings, ask)
+
+
+async def _run(
+    manifest: TaskManifest,
+    docs: list[TaskDocument],
+    state: dict[str, Any] | None,
+    settings: Settings,
+    ask: AskFn | None,
+) -> TaskManifest:
+    n_items = len(state["review_checklist"]) if state else 200
+    config = _config(manifest.task_id, settings, n_items)
+    async with _saver(settings) as saver:
+        graph = build_review_graph(checkpointer=saver, interrupt_before=[])
+        snapshot = await graph.aget_state(config)
+        payload: Any = state
+        if state is None and snapshot.values.get("is_complete"):
+            result: dict[str, Any] = dict(snapshot.values)
+        else:
+            if state is None and snapshot.interrupts:
+                payload = Command(resume=_answers(snapshot.interrupts, ask))
+            result = await graph.ainvoke(payload, config)
+            while result.get("__interrupt__"):
+                payload = Command(resume=_answers(result["__interrupt__"], ask))
+                result = await graph.ainvoke(payload, config)
+    outputs = _write_outputs(manifest, docs, result)
+    manifest = manifest.model_copy(update={"status": "complete", "outputs": outputs})
+    _save(manifest, settings)
+    return manifest
+
+
+def _answers(interrupts: Any, ask: AskFn | None) -> dict[str, Any]:
+    """Decisions for every pending interrupt, keyed by interrupt id."""
+    answers: dict[str, Any] = {}
+    for intr in interrupts:
+        diffs = intr.value.get("diffs", []) if isinstance(intr.value, dict) else []
+        if ask is None:
+            raise InputError("this review waits for approval decisions; resume it interactively")
+        answers[intr.id] = ask(diffs)
+    return answers
+
+
+def _write_outputs(
+    manifest: TaskManifest, docs: list[TaskDocument], final: dict[str, Any]
+) -> dict[str, str]:
+    options = manifest.options
+    primary = docs[0]
+    structure = primary.structure
+    content = primary.content
+    items: list[ReviewChecklistItem] = final.get("review_checklist", [])
+    findings = final.get("findings", {})
+    clauses = []
+    seen: dict[str, int] = {}
+    for item in items:
+        n = seen.get(item.clause_id, 0) + 1
+        seen[item.clause_id] = n
+        key = item.clause_id if n == 1 else f"{item.clause_id}#{n}"
+        if key not in findings:
+            continue
+        node = structure.get_clause(item.clause_id) if structure else None
+        clauses.append(
+            ReviewedClause(
+                item=item,
+                clause_title=node.title if node else "",
+                clause_text=node.text if node else "",
+                findings=findings[key],
+            )
+        )
+    result = ReviewResult(
+        task_id=manifest.task_id,
+        created_at=manifest.created_at,
+        our_party=options.party,
+        language=final.get("language", "en"),
+        domain_id=options.domain,
+        domain_subtype=options.subtype,
+        primary_filename=primary.filename,
+        other_documents=[f"{d.role.value}: {d.filename}" for d in docs[1:]],
+        clauses=clauses,
+        summary_notes=final.get("summary_notes", ""),
+        warnings=list(content.warnings) if content else [],
+        hidden_text=list(content.hidden_spans) if content else [],
+        is_complete=bool(final.get("is_complete")),
+    )
+    out = options.out
+    out.mkdir(parents=True, exist_ok=True)
+    paths = {kind: str(p) for kind, p in write_reports(result, out).items()}
+    if content is not None:
+        source = options.file if content.format is DocumentFormat.DOCX else None
+        redline = out / "redline.docx"
+        write_redline_docx(content, final.get("all_diffs", []), redline, source_docx=source)
+        paths["docx"] = str(redline)
+    (out / "task.json").write_text(json.dumps({"task_id": manifest.task_id}, indent=2))
+    return paths

@@ -1,0 +1,106 @@
+"""`contract-review review / resume / status / list`: the main job end to end."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from contract_review.cli import app
+from contract_review.exports.redline_docx import accept_all_text
+from contract_review.models import ReviewResult
+from contract_review.review import ReviewOptions, resume_review, start_review
+from tests.conftest import EXAMPLES
+
+runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def _state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("STATE_DIR", str(tmp_path / "state"))
+
+
+def test_review_writes_the_four_outputs(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    result = runner.invoke(
+        app,
+        [
+            "review",
+            str(EXAMPLES / "fidic" / "particular_conditions_en.txt"),
+            "--domain",
+            "fidic",
+            "--party",
+            "Contractor",
+            "--approve",
+            "all",
+            "--out",
+            str(out),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    for name in ("redline.docx", "report.html", "report.md", "findings.json"):
+        assert (out / name).is_file(), name
+    review = ReviewResult.model_validate_json((out / "findings.json").read_text(encoding="utf-8"))
+    assert review.is_complete
+    approved = [d for c in review.clauses for d in c.findings.diffs if d.status.value == "approved"]
+    assert approved
+    accepted = accept_all_text(out / "redline.docx")
+    for diff in approved:
+        assert diff.proposed_text in accepted
+    assert "uncapped damages" in (out / "report.md").read_text(encoding="utf-8")
+    listing = runner.invoke(app, ["list"])
+    assert review.task_id in listing.output
+    status = runner.invoke(app, ["status", review.task_id])
+    assert status.exit_code == 0
+    assert "complete" in status.output
+
+
+def test_review_user_errors(tmp_path: Path) -> None:
+    path = str(EXAMPLES / "fidic" / "particular_conditions_en.txt")
+    assert runner.invoke(app, ["review", path, "--domain", "nope"]).exit_code == 2
+    assert runner.invoke(app, ["review", path, "--language", "fr"]).exit_code == 2
+    assert runner.invoke(app, ["status", "no-such-task"]).exit_code == 2
+
+
+class _Stop(Exception):
+    pass
+
+
+def test_interrupted_review_resumes_with_decisions_kept(tmp_path: Path) -> None:
+    options = ReviewOptions(
+        file=EXAMPLES / "cn" / "construction_contract_zh.txt",
+        domain="fidic",
+        party="承包人",
+        approve="interactive",
+        out=tmp_path / "out",
+    )
+    seen: list[list[dict[str, Any]]] = []
+
+    def stop(diffs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        seen.append(diffs)
+        raise _Stop  # the reviewer walks away at the first question
+
+    with pytest.raises(_Stop):
+        asyncio.run(start_review(options, ask=stop))
+    assert seen
+    pending = seen[0]
+    task_dir = Path(str(tmp_path / "state" / "tasks"))
+    (manifest,) = task_dir.glob("*.json")
+    task_id = json.loads(manifest.read_text())["task_id"]
+
+    def reject_first(diffs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [
+            {"diff_id": d["diff_id"], "decision": "reject" if i == 0 else "approve"}
+            for i, d in enumerate(diffs)
+        ]
+
+    done = asyncio.run(resume_review(task_id, ask=reject_first))
+    assert done.status == "complete"
+    review = ReviewResult.model_validate_json(Path(done.outputs["json"]).read_text())
+    statuses = {d.diff_id: d.status.value for c in review.clauses for d in c.findings.diffs}
+    assert statuses[pending[0]["diff_id"]] == "rejected"
+    assert all(statuses[d["diff_id"]] == "approved" for d in pending[1:])
