@@ -359,7 +359,6 @@ class _ClauseNodes:
         clause = structure.get_clause(item.clause_id) if structure else None
         if clause is None:
             return {
-                "clause_text": "",
                 "risks": [],
                 "diffs": [],
                 "notes": [f"clause {item.clause_id} is not in the contract"],
@@ -375,7 +374,6 @@ class _ClauseNodes:
         outputs = {r.skill_id: r.data for r in results if r.success}
         notes = [f"{r.skill_id}: {r.error}" for r in results if not r.success]
         return {
-            "clause_text": clause.text,
             "risks": risks_from_skill_outputs(clause, outputs),
             "diffs": [],
             "notes": notes,
@@ -406,7 +404,13 @@ class _ClauseNodes:
 
     async def clause_validate(self, s: ClauseState) -> dict[str, Any]:
         """Keep diffs that quote the clause verbatim, change something and do not overlap."""
-        text = s.get("clause_text", "")
+        # The clause text is looked up, not carried in the branch state: every branch step is
+        # checkpointed, and clause texts would multiply the checkpoint size.
+        inputs = _store.lookup(s["task"]["task_id"])
+        clause = (
+            inputs.primary.get_clause(s["item"].clause_id) if inputs and inputs.primary else None
+        )
+        text = clause.text if clause else ""
         kept: list[DocumentDiff] = []
         notes = list(s.get("notes", []))
         spans: list[tuple[int, int]] = []

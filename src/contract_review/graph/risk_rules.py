@@ -9,6 +9,7 @@ risk keeps no location then): a risk never shows a lawyer words the contract doe
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Mapping
 from difflib import SequenceMatcher
 from typing import Any
@@ -22,6 +23,10 @@ Rule = Callable[["_Ctx", Output], list[RiskPoint]]
 
 _MIN_ANCHOR = 12
 """Shortest verbatim span a paraphrased quote may be re-anchored on."""
+_MAX_FUZZY = 20_000
+"""Longest clause searched fuzzily for a paraphrased quote."""
+_MAX_UNDEFINED = 5
+"""Undefined-term risks reported per clause (the most used terms)."""
 
 
 def anchor_quote(clause_text: str, quote: str) -> tuple[str, int] | None:
@@ -36,10 +41,12 @@ def anchor_quote(clause_text: str, quote: str) -> tuple[str, int] | None:
     at = clause_text.find(quote)
     if at != -1:
         return quote, at
-    squeezed = " ".join(quote.split())
-    at = clause_text.find(squeezed)
-    if at != -1:
-        return squeezed, at
+    words = quote.split()
+    flexible = re.search(r"\s+".join(map(re.escape, words)), clause_text)
+    if flexible is not None:
+        return flexible.group(), flexible.start()
+    if len(clause_text) > _MAX_FUZZY:
+        return None  # a fuzzy search over a very long clause costs more than it finds
     matcher = SequenceMatcher(None, clause_text, quote, autojunk=False)
     m = matcher.find_longest_match(0, len(clause_text), 0, len(quote))
     if m.size >= max(_MIN_ANCHOR, len(quote) // 2):
@@ -195,6 +202,7 @@ def _cross_refs(ctx: _Ctx, out: Output) -> list[RiskPoint]:
 
 
 def _definitions(ctx: _Ctx, out: Output) -> list[RiskPoint]:
+    terms = sorted(out.get("undefined_terms", []), key=lambda u: -u["occurrences"])
     return [
         ctx.risk(
             "resolve_definition",
@@ -203,7 +211,7 @@ def _definitions(ctx: _Ctx, out: Output) -> list[RiskPoint]:
             f"'{u['term']}' is used as a defined term but never defined.",
             quote=u["term"],
         )
-        for u in out.get("undefined_terms", [])
+        for u in terms[:_MAX_UNDEFINED]
     ]
 
 

@@ -100,7 +100,6 @@ class ClauseOut(TypedDict, total=False):
 class ClauseState(ClauseIn, ClauseOut, total=False):
     """A clause branch's working state."""
 
-    clause_text: str
     risks: list[RiskPoint]
     diffs: list[DocumentDiff]
     notes: list[str]
