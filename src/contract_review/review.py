@@ -29,7 +29,7 @@ from contract_review.errors import InputError
 from contract_review.exports.redline_docx import write_redline_docx
 from contract_review.exports.report import write_reports
 from contract_review.graph import _store
-from contract_review.graph.builder import build_review_graph
+from contract_review.graph.builder import build_review_graph, review_serde
 from contract_review.models import (
     DocumentFormat,
     DocumentRole,
@@ -46,6 +46,8 @@ __all__ = ["ReviewOptions", "list_tasks", "load_manifest", "resume_review", "sta
 Approval = Literal["interactive", "all", "none"]
 AskFn = Callable[[list[dict[str, Any]]], list[dict[str, Any]]]
 """Interactive approval: pending diffs (JSON) → decisions (ApprovalRequest-shaped dicts)."""
+ProgressFn = Callable[[int, int, str], None]
+"""(clauses done, clauses in total, the clause just finished)."""
 
 
 class ReviewOptions(BaseModel):
@@ -104,7 +106,9 @@ def list_tasks(settings: Settings | None = None) -> list[TaskManifest]:
 @asynccontextmanager
 async def _saver(settings: Settings) -> AsyncIterator[BaseCheckpointSaver[Any]]:
     if settings.postgres_url:
-        async with AsyncPostgresSaver.from_conn_string(settings.postgres_url) as pg:
+        async with AsyncPostgresSaver.from_conn_string(
+            settings.postgres_url, serde=review_serde()
+        ) as pg:
             await pg.setup()
             yield pg
         return
@@ -112,6 +116,7 @@ async def _saver(settings: Settings) -> AsyncIterator[BaseCheckpointSaver[Any]]:
     async with AsyncSqliteSaver.from_conn_string(
         str(settings.state_dir / "checkpoints.sqlite")
     ) as lite:
+        lite.serde = review_serde()
         yield lite
 
 
@@ -158,7 +163,11 @@ def _config(task_id: str, settings: Settings, n_items: int) -> RunnableConfig:
 
 
 async def start_review(
-    options: ReviewOptions, *, settings: Settings | None = None, ask: AskFn | None = None
+    options: ReviewOptions,
+    *,
+    settings: Settings | None = None,
+    ask: AskFn | None = None,
+    progress: ProgressFn | None = None,
 ) -> TaskManifest:
     """Run a new review to the end (asking `ask` for decisions when interactive)."""
     settings = settings or get_settings()
@@ -182,18 +191,22 @@ async def start_review(
         "review_checklist": [i.model_dump(mode="json") for i in checklist],
         "approval_policy": options.approve,
     }
-    return await _run(manifest, docs, state, settings, ask)
+    return await _run(manifest, docs, state, settings, ask, progress)
 
 
 async def resume_review(
-    task_id: str, *, settings: Settings | None = None, ask: AskFn | None = None
+    task_id: str,
+    *,
+    settings: Settings | None = None,
+    ask: AskFn | None = None,
+    progress: ProgressFn | None = None,
 ) -> TaskManifest:
     """Continue a task from its last checkpoint (after a crash or an interruption)."""
     settings = settings or get_settings()
     manifest = load_manifest(task_id, settings)
     docs = _documents(manifest.options)
     _register(task_id, docs)
-    return await _run(manifest, docs, None, settings, ask)
+    return await _run(manifest, docs, None, settings, ask, progress)
 
 
 async def _run(
@@ -202,22 +215,35 @@ async def _run(
     state: dict[str, Any] | None,
     settings: Settings,
     ask: AskFn | None,
+    progress: ProgressFn | None,
 ) -> TaskManifest:
-    n_items = len(state["review_checklist"]) if state else 200
-    config = _config(manifest.task_id, settings, n_items)
     async with _saver(settings) as saver:
         graph = build_review_graph(checkpointer=saver, interrupt_before=[])
-        snapshot = await graph.aget_state(config)
-        payload: Any = state
+        probe = _config(manifest.task_id, settings, 0)
+        snapshot = await graph.aget_state(probe)
+        items = (state or snapshot.values).get("review_checklist", [])
+        config = _config(manifest.task_id, settings, len(items))
+        total = len(items)
+        done = int(snapshot.values.get("current_clause_index", 0) or 0)
         if state is None and snapshot.values.get("is_complete"):
             result: dict[str, Any] = dict(snapshot.values)
         else:
+            payload: Any = state
             if state is None and snapshot.interrupts:
                 payload = Command(resume=_answers(snapshot.interrupts, ask))
-            result = await graph.ainvoke(payload, config)
-            while result.get("__interrupt__"):
-                payload = Command(resume=_answers(result["__interrupt__"], ask))
-                result = await graph.ainvoke(payload, config)
+            while True:
+                interrupts: list[Any] = []
+                async for chunk in graph.astream(payload, config, stream_mode="updates"):
+                    if "__interrupt__" in chunk:
+                        interrupts.extend(chunk["__interrupt__"])
+                    update = chunk.get("clause_review")
+                    if update and progress is not None:
+                        done += 1
+                        progress(done, total, ", ".join(update.get("findings", {})))
+                if not interrupts:
+                    break
+                payload = Command(resume=_answers(interrupts, ask))
+            result = dict((await graph.aget_state(config)).values)
     outputs = _write_outputs(manifest, docs, result)
     manifest = manifest.model_copy(update={"status": "complete", "outputs": outputs})
     _save(manifest, settings)

@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
 
 from contract_review.documents import load_task_document
 from contract_review.errors import InputError
@@ -313,6 +314,33 @@ def _ask_in_terminal(diffs: list[dict[str, object]]) -> list[dict[str, object]]:
     return answers
 
 
+class _Progress:
+    """A progress bar on stderr: clauses done of total, and the clause just finished."""
+
+    def __init__(self) -> None:
+        self.bar = Progress(
+            TextColumn("[bold]reviewing[/]"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.description}"),
+            console=_err,
+            transient=True,
+        )
+        self.task: TaskID | None = None
+
+    def __enter__(self) -> _Progress:
+        self.bar.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.bar.stop()
+
+    def __call__(self, done: int, total: int, clause: str) -> None:
+        if self.task is None:
+            self.task = self.bar.add_task("", total=total)
+        self.bar.update(self.task, completed=done, description=f"clause {clause}")
+
+
 def _report_task(manifest: TaskManifest) -> None:
     _err.print(f"review {manifest.task_id}: {manifest.status}", markup=False)
     for kind, path in manifest.outputs.items():
@@ -352,15 +380,16 @@ def review(
             approve=approve.value,
             out=out,
         )
-        manifest = asyncio.run(start_review(options, ask=_ask_in_terminal))
+        with _Progress() as progress:
+            manifest = asyncio.run(start_review(options, ask=_ask_in_terminal, progress=progress))
     _report_task(manifest)
 
 
 @app.command()
 def resume(task_id: Annotated[str, typer.Argument(help="Task id (see 'list').")]) -> None:
     """Continue an interrupted review (finished clauses and given decisions are kept)."""
-    with user_errors():
-        manifest = asyncio.run(resume_review(task_id, ask=_ask_in_terminal))
+    with user_errors(), _Progress() as progress:
+        manifest = asyncio.run(resume_review(task_id, ask=_ask_in_terminal, progress=progress))
     _report_task(manifest)
 
 

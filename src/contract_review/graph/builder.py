@@ -22,10 +22,12 @@ from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Send, interrupt
 
+from contract_review import models
 from contract_review.config import Settings
 from contract_review.models import (
     ActionType,
@@ -46,7 +48,7 @@ from . import _store
 from .risk_rules import risks_from_skill_outputs
 from .state import ClauseIn, ClauseOut, ClauseState, ReviewGraphState
 
-__all__ = ["build_review_graph", "route_validation"]
+__all__ = ["build_review_graph", "review_serde", "route_validation"]
 
 logger = logging.getLogger(__name__)
 
@@ -507,6 +509,16 @@ def _clause_subgraph(dispatcher: SkillDispatcher) -> CompiledStateGraph[Any, Any
 # --------------------------------------------------------------------------------------------
 
 
+def review_serde() -> JsonPlusSerializer:
+    """The checkpoint serializer, with our domain models allowed (and nothing else added)."""
+    allowed = [
+        ("contract_review.models", name)
+        for name, obj in vars(models).items()
+        if isinstance(obj, type) and obj.__module__ == models.__name__
+    ]
+    return JsonPlusSerializer(allowed_msgpack_modules=allowed)
+
+
 def build_review_graph(
     checkpointer: BaseCheckpointSaver[Any] | None = None,
     interrupt_before: list[str] | None = None,
@@ -543,5 +555,6 @@ def build_review_graph(
     g.add_edge("save_clause", "summarize")
     g.add_edge("summarize", END)
     return g.compile(
-        checkpointer=checkpointer or InMemorySaver(), interrupt_before=interrupt_before
+        checkpointer=checkpointer or InMemorySaver(serde=review_serde()),
+        interrupt_before=interrupt_before,
     )
