@@ -104,3 +104,51 @@ def test_interrupted_review_resumes_with_decisions_kept(tmp_path: Path) -> None:
     statuses = {d.diff_id: d.status.value for c in review.clauses for d in c.findings.diffs}
     assert statuses[pending[0]["diff_id"]] == "rejected"
     assert all(statuses[d["diff_id"]] == "approved" for d in pending[1:])
+
+
+def test_fidic_review_reads_the_conditions_in_force(tmp_path: Path) -> None:
+    """GC + PC: the merged conditions are reviewed; the planted PC changes are high risks."""
+    out = tmp_path / "out"
+    result = runner.invoke(
+        app,
+        [
+            "review",
+            str(EXAMPLES / "fidic" / "particular_conditions_amending_en.txt"),
+            "--domain",
+            "fidic",
+            "--baseline",
+            str(EXAMPLES / "fidic" / "general_conditions_en.txt"),
+            "--reference",
+            str(EXAMPLES / "fidic" / "employers_requirements_en.txt"),
+            "--party",
+            "Contractor",
+            "--approve",
+            "all",
+            "--out",
+            str(out),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    review = ReviewResult.model_validate_json((out / "findings.json").read_text(encoding="utf-8"))
+    assert "conditions in force" in review.primary_filename
+    high = {
+        (c.item.clause_id, r.risk_type)
+        for c in review.clauses
+        for r in c.findings.risks
+        if r.risk_level.value == "high"
+    }
+    for expected in [
+        ("4.12", "risk_shift:unforeseeable_risk"),
+        ("8.8", "risk_shift:cap_removed"),
+        ("17.1", "risk_shift:indemnity_regardless_of_cause"),
+        ("20.1", "risk_shift:notice_shortened"),
+        ("20.1", "time bar"),
+    ]:
+        assert expected in high, expected
+    deleted = next(c for c in review.clauses if c.item.clause_id == "13.3")
+    assert "[Deleted by the Particular Conditions]" in deleted.clause_text
+    accepted = accept_all_text(out / "redline.docx")
+    for c in review.clauses:
+        for d in c.findings.diffs:
+            if d.status.value == "approved":
+                assert d.proposed_text in accepted

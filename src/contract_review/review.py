@@ -9,6 +9,7 @@ crash: finished clauses are not redone and decisions already given are kept.
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -33,6 +34,7 @@ from contract_review.graph.builder import build_review_graph, review_serde
 from contract_review.models import (
     DocumentFormat,
     DocumentRole,
+    LoadedText,
     ReviewChecklistItem,
     ReviewedClause,
     ReviewResult,
@@ -40,6 +42,8 @@ from contract_review.models import (
 )
 from contract_review.plugins import load_builtin_plugins
 from contract_review.plugins.registry import get_plugin, list_plugins
+from contract_review.skills.fidic.merge_gc_pc import merge_documents
+from contract_review.structure_parser import DocumentParserConfig, StructureParser
 
 __all__ = ["ReviewOptions", "list_tasks", "load_manifest", "resume_review", "start_review"]
 
@@ -139,11 +143,60 @@ def _documents(options: ReviewOptions) -> list[TaskDocument]:
     docs.extend(load_task_document(p, DocumentRole.REFERENCE) for p in options.references)
     if options.criteria and not options.criteria.is_file():
         raise InputError(f"{options.criteria}: file not found")
+    if options.domain == "fidic":
+        docs = _with_merged_conditions(docs, plugin.parser_config)
     return docs
+
+
+_PC_INSTRUCTION = re.compile(
+    r"(?i)\bdelete (?:sub-clause|the words)|\badd at the end\b|\bdelete and replace\b|"
+    r"删除第|末尾增加|修改为"
+)
+
+
+def _with_merged_conditions(
+    docs: list[TaskDocument], config: DocumentParserConfig
+) -> list[TaskDocument]:
+    """FIDIC: with General Conditions (baseline) and Particular Conditions (supplement, or a
+    primary document made of PC instructions), the review reads the conditions in force."""
+    baseline = next((d for d in docs if d.role is DocumentRole.BASELINE), None)
+    supplement = next((d for d in docs if d.role is DocumentRole.SUPPLEMENT), None)
+    primary = docs[0]
+    if baseline is None or baseline.structure is None:
+        return docs
+    if supplement is None:
+        text = primary.content.text if primary.content else ""
+        if not _PC_INSTRUCTION.search(text):
+            return docs
+        supplement = primary.model_copy(update={"role": DocumentRole.SUPPLEMENT})
+        docs = [*docs, supplement]
+    if supplement.structure is None:
+        return docs
+    merged = merge_documents(baseline.structure, supplement.structure)
+    parts = []
+    for mc in merged.clauses:
+        body = mc.effective_text.strip() or "[Deleted by the Particular Conditions]"
+        parts.append(f"Sub-Clause {mc.clause_id} {mc.title}".rstrip() + "\n" + body)
+    text = "\n\n".join(parts) + "\n"
+    warnings = [f"{p.clause_id}: {p.message}" for p in merged.problems]
+    content = LoadedText(format=DocumentFormat.TXT, text=text, warnings=warnings)
+    structure = StructureParser(config).parse(text, document_id="conditions")
+    conditions = TaskDocument(
+        document_id="conditions",
+        role=DocumentRole.PRIMARY,
+        filename=f"{supplement.filename} + {baseline.filename} (conditions in force)",
+        content=content,
+        structure=structure,
+    )
+    return [conditions, *(d for d in docs if d.role is not DocumentRole.PRIMARY)]
 
 
 def _register(task_id: str, docs: list[TaskDocument]) -> None:
     _store.register(task_id, _store.TaskInputs(documents=docs, primary=docs[0].structure))
+
+
+_AMENDMENT_SKILLS = ("assess_deviation", "fidic_check_pc_consistency")
+"""Skills every item gets when the review reads amended conditions (GC + PC)."""
 
 
 def _checklist(options: ReviewOptions, docs: list[TaskDocument]) -> list[ReviewChecklistItem]:
@@ -151,7 +204,20 @@ def _checklist(options: ReviewOptions, docs: list[TaskDocument]) -> list[ReviewC
     structure = docs[0].structure
     if plugin is None or plugin.build_checklist is None or structure is None:
         return []
-    return plugin.build_checklist(structure, options.subtype)
+    items = plugin.build_checklist(structure, options.subtype)
+    if options.domain == "fidic" and any(d.role is DocumentRole.SUPPLEMENT for d in docs):
+        items = [
+            i.model_copy(
+                update={
+                    "required_skills": [
+                        *i.required_skills,
+                        *(s for s in _AMENDMENT_SKILLS if s not in i.required_skills),
+                    ]
+                }
+            )
+            for i in items
+        ]
+    return items
 
 
 def _config(task_id: str, settings: Settings, n_items: int) -> RunnableConfig:
@@ -306,7 +372,11 @@ def _write_outputs(
     out.mkdir(parents=True, exist_ok=True)
     paths = {kind: str(p) for kind, p in write_reports(result, out).items()}
     if content is not None:
-        source = options.file if content.format is DocumentFormat.DOCX else None
+        source = (
+            options.file
+            if content.format is DocumentFormat.DOCX and primary.document_id != "conditions"
+            else None
+        )
         redline = out / "redline.docx"
         write_redline_docx(content, final.get("all_diffs", []), redline, source_docx=source)
         paths["docx"] = str(redline)
