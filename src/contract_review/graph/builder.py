@@ -45,7 +45,7 @@ from contract_review.skills import create_dispatcher
 from contract_review.skills.dispatcher import SkillDispatcher
 
 from . import _store
-from .risk_rules import risks_from_skill_outputs
+from .risk_rules import RULES, risks_from_skill_outputs
 from .state import ClauseIn, ClauseOut, ClauseState, ReviewGraphState
 
 __all__ = ["build_review_graph", "review_serde", "route_validation"]
@@ -367,10 +367,13 @@ class _ClauseNodes:
                 "retry_count": 0,
             }
         skill_state = _skill_state(task, inputs)
+        # Deterministic mode runs the skills whose output a rule turns into risks; context and
+        # retrieval skills (no rule) serve the LLM agent and drafting, not this step.
+        skills = [skill for skill in item.required_skills if skill in RULES]
         results = await asyncio.gather(
             *(
                 self.dispatcher.prepare_and_call(skill, clause.clause_id, structure, skill_state)
-                for skill in item.required_skills
+                for skill in skills
             )
         )
         outputs = {r.skill_id: r.data for r in results if r.success}
@@ -501,7 +504,10 @@ def _clause_subgraph(dispatcher: SkillDispatcher) -> CompiledStateGraph[Any, Any
         {"clause_done": "clause_done", "clause_generate_diffs": "clause_generate_diffs"},
     )
     g.add_edge("clause_done", END)
-    return g.compile()
+    # No checkpoints inside a branch: its steps are deterministic and cheap to redo, and the
+    # parent records each finished branch (so a resumed review skips it). Checkpointing every
+    # branch step cost more than the analysis itself.
+    return g.compile(checkpointer=False)
 
 
 # --------------------------------------------------------------------------------------------
