@@ -152,3 +152,31 @@ def test_fidic_review_reads_the_conditions_in_force(tmp_path: Path) -> None:
         for d in c.findings.diffs:
             if d.status.value == "approved":
                 assert d.proposed_text in accepted
+
+
+def test_interactive_review_in_the_terminal(tmp_path: Path) -> None:
+    """Reject the first redline with feedback, approve the rest and the redraft."""
+    out = tmp_path / "out"
+    result = runner.invoke(
+        app,
+        [
+            "review",
+            str(EXAMPLES / "cn" / "construction_contract_zh.txt"),
+            "--domain",
+            "fidic",
+            "--party",
+            "承包人",
+            "--approve",
+            "interactive",
+            "--out",
+            str(out),
+        ],
+        input="r\n请改为3%\n" + "a\n" * 60,
+    )
+    assert result.exit_code == 0, result.output
+    assert "[a]pprove / [r]eject / [e]dit / [s]kip" in result.output
+    review = ReviewResult.model_validate_json((out / "findings.json").read_text(encoding="utf-8"))
+    diffs = [d for c in review.clauses for d in c.findings.diffs]
+    statuses = [d.status.value for d in diffs]
+    assert statuses.count("rejected") == 1
+    assert statuses.count("approved") == len(diffs) - 1
