@@ -180,3 +180,24 @@ def test_interactive_review_in_the_terminal(tmp_path: Path) -> None:
     statuses = [d.status.value for d in diffs]
     assert statuses.count("rejected") == 1
     assert statuses.count("approved") == len(diffs) - 1
+
+
+def test_review_with_postgres_checkpoints(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
+    out = tmp_path / "out"
+    result = runner.invoke(
+        app,
+        [
+            "review",
+            str(EXAMPLES / "generic" / "supply_agreement_en.txt"),
+            "--approve",
+            "all",
+            "--out",
+            str(out),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    review = ReviewResult.model_validate_json((out / "findings.json").read_text(encoding="utf-8"))
+    assert review.is_complete
+    again = runner.invoke(app, ["resume", review.task_id])  # already complete: outputs rewritten
+    assert again.exit_code == 0, again.output

@@ -295,9 +295,30 @@ def _ask_in_terminal(diffs: list[dict[str, object]]) -> list[dict[str, object]]:
         console.rule(
             f"[bold]Clause {escape(str(d['clause_id']))}[/]  {escape(str(d.get('risk_level') or ''))}"
         )
-        console.print(escape(str(d.get("reason", ""))))
-        console.print(f"[red strike]{escape(str(d['original_text']))}[/]")
-        console.print(f"[green underline]{escape(str(d['proposed_text']))}[/]")
+        if d.get("clause_title"):
+            console.print(f"[bold]{escape(str(d['clause_title']))}[/]")
+        clause_text = str(d.get("clause_text", ""))
+        original, proposed = str(d["original_text"]), str(d["proposed_text"])
+        at = clause_text.find(original) if original else -1
+        if at >= 0:
+            # The redline in its sentence: context, deletion in red, insertion in green.
+            before = clause_text[max(0, at - 160) : at]
+            after = clause_text[at + len(original) : at + len(original) + 160]
+            removed = (
+                escape(original)
+                if d.get("action_type") == "insert"
+                else f"[red strike]{escape(original)}[/]"
+            )
+            console.print(
+                f"…{escape(before)}{removed}[green underline]{escape(proposed)}[/]{escape(after)}…"
+            )
+        else:
+            console.print(
+                f"[red strike]{escape(original)}[/] [green underline]{escape(proposed)}[/]"
+            )
+        if d.get("risk_description"):
+            console.print(f"[yellow]Risk:[/] {escape(str(d['risk_description']))}")
+        console.print(f"[dim]Why:[/] {escape(str(d.get('reason', '')))}")
         choice = typer.prompt("[a]pprove / [r]eject / [e]dit / [s]kip", default="a").strip().lower()
         if choice.startswith("r"):
             feedback = typer.prompt("Feedback for a redraft (empty: none)", default="")

@@ -195,12 +195,7 @@ async def node_human_approval(state: ReviewGraphState) -> dict[str, Any]:
     feedback = dict(state.get("user_feedback") or {})
     modified = dict(state.get("user_modified_text") or {})
     if pending and policy == "interactive":
-        answer = interrupt(
-            {
-                "type": "approval",
-                "diffs": [d.model_dump(mode="json") for d in pending],
-            }
-        )
+        answer = interrupt({"type": "approval", "diffs": _approval_payload(state, pending)})
         for req in _approval_requests(answer):
             decisions[req.diff_id] = req.decision.value
             if req.feedback:
@@ -211,6 +206,28 @@ async def node_human_approval(state: ReviewGraphState) -> dict[str, Any]:
         for d in pending:
             decisions.setdefault(d.diff_id, "approve" if policy == "all" else "reject")
     return {"user_decisions": decisions, "user_feedback": feedback, "user_modified_text": modified}
+
+
+def _approval_payload(
+    state: ReviewGraphState, pending: Sequence[DocumentDiff]
+) -> list[dict[str, Any]]:
+    """Each pending diff with what a reviewer needs to decide: the clause and the risk."""
+    inputs = _store.lookup(state["task_id"])
+    structure = inputs.primary if inputs else None
+    risks = {r.id: r for f in state.get("findings", {}).values() for r in f.risks}
+    out = []
+    for d in pending:
+        clause = structure.get_clause(d.clause_id) if structure else None
+        risk = risks.get(d.risk_id or "")
+        out.append(
+            {
+                **d.model_dump(mode="json"),
+                "clause_title": clause.title if clause else "",
+                "clause_text": clause.text if clause else "",
+                "risk_description": risk.description if risk else "",
+            }
+        )
+    return out
 
 
 def _approval_requests(answer: Any) -> list[ApprovalRequest]:
