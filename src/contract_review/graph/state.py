@@ -17,7 +17,7 @@ from contract_review.models import (
     TaskDocument,
 )
 
-__all__ = ["ClauseIn", "ClauseOut", "ClauseState", "ReviewGraphState", "merge_findings"]
+__all__ = ["ClauseIn", "ClauseState", "ReviewGraphState", "merge_findings"]
 
 
 def merge_findings(
@@ -90,14 +90,7 @@ class ClauseIn(TypedDict):
     """Task facts: task_id, our_party, language, domain_id, domain_subtype, max_retries."""
 
 
-class ClauseOut(TypedDict, total=False):
-    """What a clause branch hands back to the review."""
-
-    findings: Annotated[dict[str, ClauseFindings], merge_findings]
-    current_clause_index: Annotated[int, operator.add]
-
-
-class ClauseState(ClauseIn, ClauseOut, total=False):
+class ClauseState(ClauseIn, total=False):
     """A clause branch's working state."""
 
     risks: list[RiskPoint]
