@@ -201,3 +201,46 @@ def test_review_with_postgres_checkpoints(tmp_path: Path, monkeypatch: pytest.Mo
     assert review.is_complete
     again = runner.invoke(app, ["resume", review.task_id])  # already complete: outputs rewritten
     assert again.exit_code == 0, again.output
+
+
+def test_review_of_a_word_file_redlines_the_original(tmp_path: Path) -> None:
+    import docx
+
+    source = tmp_path / "contract.docx"
+    doc = docx.Document()
+    doc.add_paragraph("1. Delay Damages")
+    para = doc.add_paragraph("The Contractor shall pay delay damages of 0.5% per day. ")
+    run = para.add_run("Delay damages are not subject to any maximum.")
+    run.bold = True
+    doc.add_paragraph("2. Claims")
+    doc.add_paragraph(
+        "The Contractor shall give notice within 14 days, failing which it loses any right "
+        "to additional time or payment."
+    )
+    doc.save(str(source))
+    out = tmp_path / "out"
+    result = runner.invoke(
+        app,
+        [
+            "review",
+            str(source),
+            "--domain",
+            "fidic",
+            "--party",
+            "Contractor",
+            "--approve",
+            "all",
+            "--out",
+            str(out),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    review = ReviewResult.model_validate_json((out / "findings.json").read_text(encoding="utf-8"))
+    approved = [d for c in review.clauses for d in c.findings.diffs if d.status.value == "approved"]
+    assert approved
+    accepted = accept_all_text(out / "redline.docx")
+    for d in approved:
+        assert d.proposed_text in accepted
+    redlined = docx.Document(str(out / "redline.docx"))
+    assert redlined.paragraphs[0].text == "1. Delay Damages"  # untouched paragraphs unchanged
+    assert len(list(redlined.comments)) == len(approved)
