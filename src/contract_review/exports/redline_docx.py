@@ -46,6 +46,8 @@ from contract_review.intake._docx import (
     iter_table_rows,
     iter_text_boxes,
     read_docx,
+    symbol_text,
+    visible_text,
 )
 from contract_review.models import ActionType, DiffStatus, DocumentDiff, LoadedText, TextBlock
 
@@ -123,8 +125,6 @@ _RANGE_MARKERS = frozenset(
 # Revision markers inside w:rPr that must not be copied onto new inserted text.
 _RPR_REVISION_TAGS = frozenset({_INS, _DEL, _MOVE_FROM, _MOVE_TO, _w("rPrChange")})
 
-_CONTROL_CHARS = {c: None for c in range(32) if chr(c) not in "\t\n"}
-_LINE_BREAKS = str.maketrans({"\r": "\n", "\x0b": "\n", "\x0c": "\n"})
 _XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
 _LOCATOR_STEP = re.compile(r"/(p|txbx|tbl|tr)\[(\d+)\]")
 _TABLE_LOCATOR = re.compile(r"^table (\d+) row (\d+)$")
@@ -189,26 +189,6 @@ class _Walk:
         self.position += len(text)
 
 
-def _visible(text: str) -> str:
-    """Text as the intake reader adds it (line breaks unified, other controls dropped)."""
-    if text.isprintable():
-        return text
-    return text.replace("\r\n", "\n").translate(_LINE_BREAKS).translate(_CONTROL_CHARS)
-
-
-def _symbol(sym: etree._Element) -> str:
-    raw = sym.get(_CHAR)
-    if raw is None:
-        return ""
-    try:
-        code = int(raw, 16)
-    except ValueError:
-        return ""
-    if 0xE000 <= code <= 0xF8FF or not 0x20 <= code <= 0x10FFFF:
-        return ""
-    return chr(code)
-
-
 def _paragraph_model(p: etree._Element) -> tuple[str, list[_Piece]]:
     """The visible text of paragraph `p` (runs only, no number label) and its pieces."""
     walk = _Walk()
@@ -260,7 +240,7 @@ def _walk_run(run: etree._Element, walk: _Walk, *, editable: bool) -> None:
             continue
         elif tag == _T:
             raw = child.text or ""
-            shown = _visible(raw)
+            shown = visible_text(raw)
             if len(shown) != len(raw):
                 plain = False
             parts.append(shown)
@@ -271,7 +251,7 @@ def _walk_run(run: etree._Element, walk: _Walk, *, editable: bool) -> None:
         elif tag == _NO_BREAK_HYPHEN:
             parts.append("-")
         elif tag == _SYM:
-            parts.append(_symbol(child))
+            parts.append(symbol_text(child))
         elif tag == _RUBY:
             base = child.find(_RUBY_BASE)
             if base is not None:

@@ -51,7 +51,14 @@ from contract_review.errors import CorruptDocumentError, EmptyDocumentError
 from contract_review.intake._numbering import NumberingResolver, NumberLabel
 from contract_review.models import DocumentFormat, HiddenTextSpan, LoadedText, TextBlock
 
-__all__ = ["iter_block_elements", "iter_table_rows", "iter_text_boxes", "read_docx"]
+__all__ = [
+    "iter_block_elements",
+    "iter_table_rows",
+    "iter_text_boxes",
+    "read_docx",
+    "symbol_text",
+    "visible_text",
+]
 
 _W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 _MC_NS = "http://schemas.openxmlformats.org/markup-compatibility/2006"
@@ -549,8 +556,7 @@ class _ParagraphState:
     def add(self, text: str, reason: str | None) -> None:
         if not text:
             return
-        if not text.isprintable():
-            text = text.replace("\r\n", "\n").translate(_LINE_BREAKS).translate(_CONTROL_CHARS)
+        text = visible_text(text)
         if self.segments and self.segments[-1][1] == reason:
             self.segments[-1] = (self.segments[-1][0] + text, reason)
         else:
@@ -828,7 +834,7 @@ class _DocxReader:
             elif tag == _NO_BREAK_HYPHEN:
                 state.add("-", reason)
             elif tag == _SYM:
-                state.add(_symbol(child), reason)
+                state.add(symbol_text(child), reason)
             elif tag == _RUBY:
                 ruby_base = _child(child, _RUBY_BASE)
                 if ruby_base is not None:
@@ -879,7 +885,16 @@ class _DocxReader:
         self._offset = position + 1  # the "\n" between lines
 
 
-def _symbol(sym: etree._Element) -> str:
+def visible_text(text: str) -> str:
+    """Run text as the reader emits it: line breaks unified, other control characters dropped.
+
+    Shared with the redline writer, which must see exactly the reader's text."""
+    if text.isprintable():
+        return text
+    return text.replace("\r\n", "\n").translate(_LINE_BREAKS).translate(_CONTROL_CHARS)
+
+
+def symbol_text(sym: etree._Element) -> str:
     """A `w:sym` character, unless it is a private-use code of a symbol font (Wingdings...)."""
     raw = sym.get(_CHAR)
     if raw is None:
