@@ -68,6 +68,22 @@ class Settings(BaseSettings):
     react_temperature: float = Field(0.1, ge=0, le=2, description="Agent sampling temperature.")
     react_clause_timeout: float = Field(30.0, gt=0, description="Seconds per clause for the agent.")
 
+    # --- LLM endpoint (any OpenAI-compatible chat-completions server) ---
+    llm_base_url: str | None = Field(
+        None, description="Base URL of the OpenAI-compatible LLM API; unset disables LLM mode."
+    )
+    llm_api_key: str | None = Field(None, description="API key sent to the LLM endpoint.")
+    llm_model: str = Field("gpt-4o-mini", description="Chat model name sent with each request.")
+    llm_timeout_seconds: float = Field(
+        60.0, gt=0, description="Time limit of one LLM HTTP request, in seconds."
+    )
+    llm_max_retries: int = Field(
+        3, ge=0, description="Retries of a failed LLM request (429, 5xx, timeouts, lost connections)."
+    )
+    llm_backoff_base_seconds: float = Field(
+        0.5, ge=0, description="First retry delay of the LLM client; doubles per retry, with jitter."
+    )
+
     @property
     def max_file_bytes(self) -> int:
         """`max_file_mb` in bytes."""
