@@ -78,10 +78,14 @@ class Settings(BaseSettings):
         60.0, gt=0, description="Time limit of one LLM HTTP request, in seconds."
     )
     llm_max_retries: int = Field(
-        3, ge=0, description="Retries of a failed LLM request (429, 5xx, timeouts, lost connections)."
+        3,
+        ge=0,
+        description="Retries of a failed LLM request (429, 5xx, timeouts, lost connections).",
     )
     llm_backoff_base_seconds: float = Field(
-        0.5, ge=0, description="First retry delay of the LLM client; doubles per retry, with jitter."
+        0.5,
+        ge=0,
+        description="First retry delay of the LLM client; doubles per retry, with jitter.",
     )
 
     @property

@@ -1,0 +1,278 @@
+"""Async client of an OpenAI-compatible chat-completions endpoint.
+
+`LLMClient` wraps `openai.AsyncOpenAI` with the SDK's own retries switched off: it retries rate
+limits (429), server errors (5xx), timeouts and lost connections itself, with exponential backoff
+and jitter, up to `Settings.llm_max_retries` times. Every failure reaches callers as `LLMError`
+with a one-line message that never carries the API key. Token usage is counted per client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator, Awaitable, Callable
+from types import TracebackType
+from typing import Any, TypeVar, cast
+
+import openai
+from openai import AsyncOpenAI, omit
+from openai.types.chat import ChatCompletion, ChatCompletionChunk, ChatCompletionMessage
+from openai.types.completion_usage import CompletionUsage
+from pydantic import BaseModel
+
+from contract_review.config import Settings
+from contract_review.errors import ContractReviewError
+
+__all__ = ["LLMClient", "LLMError", "TokenUsage"]
+
+_T = TypeVar("_T")
+
+# Local OpenAI-compatible servers often need no key, but the SDK insists on one.
+_PLACEHOLDER_API_KEY = "not-needed"
+_MAX_BACKOFF_SECONDS = 30.0
+_MAX_DETAIL_CHARS = 200
+
+
+class LLMError(ContractReviewError):
+    """The LLM endpoint could not give an answer; the message says why, in one line."""
+
+
+class TokenUsage(BaseModel):
+    """Tokens and calls counted by one `LLMClient` since it was made."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    calls: int = 0
+
+    @property
+    def total_tokens(self) -> int:
+        """Prompt plus completion tokens."""
+        return self.prompt_tokens + self.completion_tokens
+
+
+def _is_retryable(exc: BaseException) -> bool:
+    """Whether a failed request is worth sending again (429, 5xx, timeout, connection)."""
+    if isinstance(exc, openai.RateLimitError | openai.APIConnectionError):
+        return True  # APITimeoutError is an APIConnectionError
+    return isinstance(exc, openai.APIStatusError) and exc.status_code >= 500
+
+
+def _one_line(text: str) -> str:
+    """`text` collapsed to one line of bounded length."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= _MAX_DETAIL_CHARS else flat[: _MAX_DETAIL_CHARS - 1] + "…"
+
+
+def _describe(exc: BaseException) -> str:
+    """A short, secret-free description of a failed request."""
+    if isinstance(exc, openai.APITimeoutError):
+        return "request timed out"
+    if isinstance(exc, openai.APIConnectionError):
+        return "cannot connect to the LLM endpoint"
+    if isinstance(exc, openai.APIStatusError):
+        detail = exc.message if isinstance(exc.message, str) else ""
+        return (
+            _one_line(f"HTTP {exc.status_code}: {detail}") if detail else f"HTTP {exc.status_code}"
+        )
+    if isinstance(exc, ValueError):
+        return "the LLM endpoint returned an invalid response body"
+    return _one_line(f"{type(exc).__name__}: {exc}")
+
+
+class LLMClient:
+    """Chat with an OpenAI-compatible endpoint, with our own retries and token counting.
+
+    Use it as an async context manager (or call `aclose()`) so the HTTP connections are closed.
+    """
+
+    def __init__(
+        self,
+        *,
+        base_url: str,
+        api_key: str | None = None,
+        model: str = "gpt-4o-mini",
+        timeout_seconds: float = 60.0,
+        max_retries: int = 3,
+        backoff_base_seconds: float = 0.5,
+    ) -> None:
+        """Make a client of the endpoint at `base_url` (e.g. `http://host:8000/v1`)."""
+        self.model = model
+        self.max_retries = max(0, max_retries)
+        self.backoff_base_seconds = max(0.0, backoff_base_seconds)
+        self.usage = TokenUsage()
+        self._client = AsyncOpenAI(
+            base_url=base_url,
+            api_key=api_key or _PLACEHOLDER_API_KEY,
+            timeout=timeout_seconds,
+            max_retries=0,
+        )
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> LLMClient | None:
+        """A client configured from `settings`, or None when no `LLM_BASE_URL` is set."""
+        if not settings.llm_base_url:
+            return None
+        return cls(
+            base_url=settings.llm_base_url,
+            api_key=settings.llm_api_key,
+            model=settings.llm_model,
+            timeout_seconds=settings.llm_timeout_seconds,
+            max_retries=settings.llm_max_retries,
+            backoff_base_seconds=settings.llm_backoff_base_seconds,
+        )
+
+    async def aclose(self) -> None:
+        """Close the HTTP connections of this client."""
+        await self._client.close()
+
+    async def __aenter__(self) -> LLMClient:
+        """Enter: the client itself."""
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        """Exit: close the HTTP connections."""
+        await self.aclose()
+
+    # --- public calls ---
+
+    async def chat(
+        self,
+        messages: list[dict[str, Any]],
+        *,
+        temperature: float = 0.1,
+        max_tokens: int | None = None,
+    ) -> str:
+        """The assistant's text answer to `messages` ("" when it gave none)."""
+        completion = await self._complete(messages, temperature=temperature, max_tokens=max_tokens)
+        return self._first_message(completion).content or ""
+
+    async def chat_with_tools(
+        self,
+        messages: list[dict[str, Any]],
+        tools: list[dict[str, Any]] | None = None,
+        temperature: float = 0.1,
+    ) -> tuple[str, list[dict[str, Any]]]:
+        """The assistant's text and tool calls for `messages`, offering `tools`.
+
+        Tool calls come in OpenAI dict form:
+        `[{"id": ..., "type": "function", "function": {"name": ..., "arguments": "<json>"}}]`,
+        an empty list when the model called none.
+        """
+        completion = await self._complete(messages, temperature=temperature, tools=tools)
+        message = self._first_message(completion)
+        calls: list[dict[str, Any]] = []
+        for call in message.tool_calls or []:
+            if call.type != "function":
+                continue  # custom (free-form) tools are not used by this engine
+            calls.append(
+                {
+                    "id": call.id,
+                    "type": "function",
+                    "function": {
+                        "name": call.function.name,
+                        "arguments": call.function.arguments or "{}",
+                    },
+                }
+            )
+        return message.content or "", calls
+
+    async def stream_chat(
+        self, messages: list[dict[str, Any]], *, temperature: float = 0.1
+    ) -> AsyncIterator[str]:
+        """Yield the assistant's answer to `messages` as text deltas, in order.
+
+        Opening the stream is retried like any request; a failure after the first delta raises
+        `LLMError` without retrying (the caller has already seen part of the answer).
+        """
+
+        async def open_stream() -> openai.AsyncStream[ChatCompletionChunk]:
+            return await self._client.chat.completions.create(
+                model=self.model,
+                messages=cast(Any, messages),
+                temperature=temperature,
+                stream=True,
+                stream_options={"include_usage": True},
+            )
+
+        stream = await self._with_retries(open_stream)
+        counted = False
+        try:
+            async for chunk in stream:
+                if chunk.usage is not None:
+                    self._count(chunk.usage)
+                    counted = True
+                for choice in chunk.choices:
+                    if choice.delta.content:
+                        yield choice.delta.content
+        except (openai.OpenAIError, ValueError) as exc:
+            raise LLMError(f"LLM stream failed: {_describe(exc)}") from exc
+        finally:
+            await stream.close()
+            if not counted:
+                self.usage.calls += 1
+
+    # --- internals ---
+
+    async def _complete(
+        self,
+        messages: list[dict[str, Any]],
+        *,
+        temperature: float,
+        max_tokens: int | None = None,
+        tools: list[dict[str, Any]] | None = None,
+    ) -> ChatCompletion:
+        """One non-streaming completion, retried on transient failures, usage counted."""
+
+        async def call() -> ChatCompletion:
+            return await self._client.chat.completions.create(
+                model=self.model,
+                messages=cast(Any, messages),
+                temperature=temperature,
+                max_tokens=max_tokens if max_tokens is not None else omit,
+                tools=cast(Any, tools) if tools else omit,
+            )
+
+        completion = await self._with_retries(call)
+        if not isinstance(completion, ChatCompletion):
+            raise LLMError("the LLM endpoint returned an invalid response body")
+        if completion.usage is not None:
+            self._count(completion.usage)
+        else:
+            self.usage.calls += 1
+        return completion
+
+    @staticmethod
+    def _first_message(completion: ChatCompletion) -> ChatCompletionMessage:
+        """The message of the first choice; `LLMError` when the answer holds none."""
+        if not completion.choices:
+            raise LLMError("the LLM endpoint returned no choices")
+        return completion.choices[0].message
+
+    def _count(self, usage: CompletionUsage) -> None:
+        """Add one call and its tokens to `self.usage`."""
+        self.usage.calls += 1
+        self.usage.prompt_tokens += usage.prompt_tokens or 0
+        self.usage.completion_tokens += usage.completion_tokens or 0
+
+    def _backoff(self, retry: int) -> float:
+        """Delay before retry number `retry` (0-based): exponential, with full jitter on top half."""
+        ceiling = min(_MAX_BACKOFF_SECONDS, self.backoff_base_seconds * (2.0**retry))
+        return ceiling * random.uniform(0.5, 1.0)
+
+    async def _with_retries(self, op: Callable[[], Awaitable[_T]]) -> _T:
+        """Run `op`, retrying transient failures; any failure left is raised as `LLMError`."""
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                return await op()
+            except (openai.OpenAIError, ValueError) as exc:
+                if not _is_retryable(exc) or attempt > self.max_retries:
+                    tries = f" after {attempt} attempts" if attempt > 1 else ""
+                    raise LLMError(f"LLM request failed{tries}: {_describe(exc)}") from exc
+                await asyncio.sleep(self._backoff(attempt - 1))
