@@ -31,6 +31,7 @@ from contract_review.skills.local.assess_deviation import (
     handle,
 )
 from contract_review.structure_parser import StructureParser
+from tests.skills.conditions_zh import GC_ZH, PC_ZH
 
 PARSER = StructureParser()
 
@@ -113,30 +114,6 @@ PC_EN = (
     )
 )
 
-GC_ZH = """建设工程施工合同通用条款
-
-发包人（甲方）：滨江新城教育投资发展有限公司
-承包人（乙方）：恒筑建设集团有限公司
-
-第六条 质量保证金
-发包人应在每期进度款中按已完工程价款的3%预留质量保证金。
-第七条 索赔
-承包人应在知道或应当知道索赔事件发生后28天内，向发包人递交索赔意向通知书。
-第八条 不可抗力
-因不可抗力导致的工期延误和费用增加由发包人承担。
-第九条 工期顺延
-因发包人原因导致工期延误的，承包人有权要求工期顺延。
-第十条 争议
-双方应友好协商解决争议。
-"""
-
-PC_ZH = (
-    GC_ZH.replace("通用条款", "专用条款")
-    .replace("3%", "5%")
-    .replace("28天内", "14天内")
-    .replace("由发包人承担", "由承包人承担")
-    .replace("因发包人原因导致工期延误的，承包人有权要求工期顺延。", "本条删除。")
-)
 
 GC = PARSER.parse(GC_EN, document_id="gc")
 PC = PARSER.parse(PC_EN, document_id="pc")
