@@ -25,12 +25,12 @@ from langgraph.types import Command
 from pydantic import BaseModel, Field
 
 from contract_review.config import Settings, get_settings
-from contract_review.documents import load_task_document
+from contract_review.documents import load_task_documents
 from contract_review.errors import InputError
 from contract_review.exports.redline_docx import write_redline_docx
 from contract_review.exports.report import write_reports
 from contract_review.graph import _store
-from contract_review.graph.builder import build_review_graph, review_serde
+from contract_review.graph.builder import build_review_graph, item_keys, review_serde
 from contract_review.models import (
     DocumentFormat,
     DocumentRole,
@@ -41,7 +41,7 @@ from contract_review.models import (
     TaskDocument,
 )
 from contract_review.plugins import load_builtin_plugins
-from contract_review.plugins.registry import get_plugin, list_plugins
+from contract_review.plugins.registry import get_plugin, require_plugin
 from contract_review.skills.fidic.merge_gc_pc import merge_documents
 from contract_review.structure_parser import DocumentParserConfig, StructureParser
 
@@ -126,21 +126,14 @@ async def _saver(settings: Settings) -> AsyncIterator[BaseCheckpointSaver[Any]]:
 
 def _documents(options: ReviewOptions) -> list[TaskDocument]:
     load_builtin_plugins()
-    plugin = get_plugin(options.domain)
-    if plugin is None:
-        known = ", ".join(p.domain_id for p in list_plugins())
-        raise InputError(f"unknown domain '{options.domain}'; known domains: {known}")
-    config = plugin.parser_config
-    docs = [load_task_document(options.file, DocumentRole.PRIMARY, parser_config=config)]
-    if options.baseline:
-        docs.append(
-            load_task_document(options.baseline, DocumentRole.BASELINE, parser_config=config)
-        )
-    if options.supplement:
-        docs.append(
-            load_task_document(options.supplement, DocumentRole.SUPPLEMENT, parser_config=config)
-        )
-    docs.extend(load_task_document(p, DocumentRole.REFERENCE) for p in options.references)
+    plugin = require_plugin(options.domain)
+    docs = load_task_documents(
+        options.file,
+        baseline=options.baseline,
+        supplement=options.supplement,
+        references=options.references,
+        parser_config=plugin.parser_config,
+    )
     if options.criteria and not options.criteria.is_file():
         raise InputError(f"{options.criteria}: file not found")
     if options.domain == "fidic":
@@ -337,11 +330,7 @@ def _write_outputs(
     items: list[ReviewChecklistItem] = final.get("review_checklist", [])
     findings = final.get("findings", {})
     clauses = []
-    seen: dict[str, int] = {}
-    for item in items:
-        n = seen.get(item.clause_id, 0) + 1
-        seen[item.clause_id] = n
-        key = item.clause_id if n == 1 else f"{item.clause_id}#{n}"
+    for item, key in zip(items, item_keys(items), strict=True):
         if key not in findings:
             continue
         node = structure.get_clause(item.clause_id) if structure else None

@@ -16,12 +16,12 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
 
-from contract_review.documents import load_task_document
+from contract_review.documents import load_task_document, load_task_documents
 from contract_review.errors import InputError
 from contract_review.intake import load_document
-from contract_review.models import DocumentRole, TaskDocument
+from contract_review.models import DocumentRole
 from contract_review.plugins import load_builtin_plugins
-from contract_review.plugins.registry import get_plugin, list_plugins
+from contract_review.plugins.registry import get_plugin, require_plugin
 from contract_review.review import (
     ReviewOptions,
     TaskManifest,
@@ -100,13 +100,7 @@ def _table_console() -> Console:
 
 def _parser_config(domain: str | None) -> DocumentParserConfig | None:
     load_builtin_plugins()
-    if domain is None:
-        return None
-    plugin = get_plugin(domain)
-    if plugin is None:
-        known = ", ".join(p.domain_id for p in list_plugins())
-        raise InputError(f"unknown domain '{domain}'; known domains: {known}")
-    return plugin.parser_config
+    return require_plugin(domain).parser_config if domain is not None else None
 
 
 @skills_app.command("list")
@@ -178,14 +172,10 @@ def skills_run(
     with user_errors():
         config = _parser_config(domain)
         llm_arguments = _parse_args(arg or [])
-        primary = load_task_document(file, DocumentRole.PRIMARY, parser_config=config)
-        documents: list[TaskDocument] = [primary]
-        if baseline is not None:
-            documents.append(
-                load_task_document(baseline, DocumentRole.BASELINE, parser_config=config)
-            )
-        for ref in reference or []:
-            documents.append(load_task_document(ref, DocumentRole.REFERENCE))
+        documents = load_task_documents(
+            file, baseline=baseline, references=reference or [], parser_config=config
+        )
+        primary = documents[0]
         if criteria is not None and not criteria.is_file():
             raise InputError(f"{criteria}: file not found")
         structure = primary.structure

@@ -48,7 +48,7 @@ from . import _store
 from .risk_rules import RULES, risks_from_skill_outputs
 from .state import ClauseIn, ClauseState, ReviewGraphState
 
-__all__ = ["build_review_graph", "review_serde", "route_validation"]
+__all__ = ["build_review_graph", "item_keys", "review_serde", "route_validation"]
 
 logger = logging.getLogger(__name__)
 
@@ -90,17 +90,15 @@ async def node_parse_document(state: ReviewGraphState) -> dict[str, Any]:
         structure = next(
             (d.structure for d in documents if d.role.value == "primary" and d.structure), None
         )
-    checklist = state.get("review_checklist", [])
-    if not checklist and structure is not None:
-        checklist = _generic_checklist(structure)
     if documents or structure is not None:
         _store.register(state["task_id"], _store.TaskInputs(documents=documents, primary=structure))
     else:
         # A runner that keeps documents out of the state registered them beforehand.
         registered = _store.lookup(state["task_id"])
         structure = registered.primary if registered else None
-        if not checklist and structure is not None:
-            checklist = _generic_checklist(structure)
+    checklist = state.get("review_checklist", [])
+    if not checklist and structure is not None:
+        checklist = _generic_checklist(structure)
     # The structure is registered, not stored in the state: checkpoints stay small.
     return {"review_checklist": checklist, "primary_structure": None}
 
@@ -118,7 +116,8 @@ def _generic_checklist(structure: DocumentStructure) -> list[ReviewChecklistItem
     ]
 
 
-def _item_keys(items: Sequence[ReviewChecklistItem]) -> list[str]:
+def item_keys(items: Sequence[ReviewChecklistItem]) -> list[str]:
+    """Finding keys of checklist items: the clause id, 'id#2' for a second item on it."""
     seen: dict[str, int] = {}
     keys = []
     for item in items:
@@ -143,7 +142,7 @@ def route_fan_out(state: ReviewGraphState) -> list[Send] | str:
     }
     return [
         Send("clause_review", {"item": item, "key": key, "task": task})
-        for item, key in zip(items, _item_keys(items), strict=True)
+        for item, key in zip(items, item_keys(items), strict=True)
     ]
 
 
@@ -157,7 +156,7 @@ async def node_collect(state: ReviewGraphState) -> dict[str, Any]:
     change the outcome: an uncapped exposure anywhere makes indemnities elsewhere weigh more.
     """
     findings = dict(state.get("findings", {}))
-    keys = _item_keys(state.get("review_checklist", []))
+    keys = item_keys(state.get("review_checklist", []))
     uncapped = any(
         any(u in r.risk_type for u in _UNCAPPED) for f in findings.values() for r in f.risks
     )
@@ -304,7 +303,7 @@ async def node_save_clause(state: ReviewGraphState) -> dict[str, Any]:
     findings = dict(state.get("findings", {}))
     all_risks: list[RiskPoint] = []
     all_diffs: list[DocumentDiff] = []
-    for key in _item_keys(state.get("review_checklist", [])):
+    for key in item_keys(state.get("review_checklist", [])):
         f = findings.get(key)
         if f is None:
             continue

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from contract_review.errors import InputError
 from contract_review.models import DocumentStructure, ReviewChecklistItem
 from contract_review.skills.schema import SkillRegistration
 from contract_review.structure_parser import DocumentParserConfig
@@ -20,6 +21,7 @@ __all__ = [
     "get_plugin",
     "list_plugins",
     "register_plugin",
+    "require_plugin",
 ]
 
 ChecklistBuilder = Callable[[DocumentStructure, str | None], list[ReviewChecklistItem]]
@@ -92,6 +94,15 @@ def register_plugin(plugin: DomainPlugin) -> None:
 def get_plugin(domain_id: str | None) -> DomainPlugin | None:
     """The plugin of `domain_id`, or None."""
     return _PLUGINS.get(domain_id) if domain_id else None
+
+
+def require_plugin(domain_id: str) -> DomainPlugin:
+    """The plugin of `domain_id`, or an InputError naming the known domains."""
+    plugin = get_plugin(domain_id)
+    if plugin is None:
+        known = ", ".join(p.domain_id for p in list_plugins())
+        raise InputError(f"unknown domain '{domain_id}'; known domains: {known}")
+    return plugin
 
 
 def list_plugins() -> list[DomainPlugin]:
