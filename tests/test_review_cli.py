@@ -244,3 +244,22 @@ def test_review_of_a_word_file_redlines_the_original(tmp_path: Path) -> None:
     redlined = docx.Document(str(out / "redline.docx"))
     assert redlined.paragraphs[0].text == "1. Delay Damages"  # untouched paragraphs unchanged
     assert len(list(redlined.comments)) == len(approved)
+
+
+def test_resume_of_a_task_that_never_reached_a_checkpoint(tmp_path: Path) -> None:
+    """A review killed before its first checkpoint resumes from its manifest."""
+    from contract_review.config import get_settings
+    from contract_review.review import TaskManifest, _save
+
+    options = ReviewOptions(
+        file=EXAMPLES / "generic" / "supply_agreement_en.txt", approve="all", out=tmp_path / "o"
+    )
+    manifest = TaskManifest(
+        task_id="early-crash", created_at="2026-01-01T00:00:00+00:00", options=options
+    )
+    _save(manifest, get_settings())
+    result = runner.invoke(app, ["resume", "early-crash"])
+    assert result.exit_code == 0, result.output
+    review = ReviewResult.model_validate_json((tmp_path / "o" / "findings.json").read_text())
+    assert review.is_complete
+    assert review.clauses

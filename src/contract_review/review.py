@@ -221,6 +221,23 @@ def _config(task_id: str, settings: Settings, n_items: int) -> RunnableConfig:
     }
 
 
+def _initial_state(manifest: TaskManifest, docs: list[TaskDocument]) -> dict[str, Any]:
+    """The graph input of a task, derived from its manifest and its documents."""
+    options = manifest.options
+    structure = docs[0].structure
+    language = structure.language if structure and options.language == "auto" else options.language
+    return {
+        "task_id": manifest.task_id,
+        "our_party": options.party,
+        "material_type": "contract",
+        "language": language,
+        "domain_id": options.domain,
+        "domain_subtype": options.subtype,
+        "review_checklist": [i.model_dump(mode="json") for i in _checklist(options, docs)],
+        "approval_policy": options.approve,
+    }
+
+
 async def start_review(
     options: ReviewOptions,
     *,
@@ -237,19 +254,7 @@ async def start_review(
     )
     _save(manifest, settings)
     _register(task_id, docs)
-    checklist = _checklist(options, docs)
-    structure = docs[0].structure
-    language = structure.language if structure and options.language == "auto" else options.language
-    state: dict[str, Any] = {
-        "task_id": task_id,
-        "our_party": options.party,
-        "material_type": "contract",
-        "language": language,
-        "domain_id": options.domain,
-        "domain_subtype": options.subtype,
-        "review_checklist": [i.model_dump(mode="json") for i in checklist],
-        "approval_policy": options.approve,
-    }
+    state = _initial_state(manifest, docs)
     return await _run(manifest, docs, state, settings, ask, progress)
 
 
@@ -280,6 +285,9 @@ async def _run(
         graph = build_review_graph(checkpointer=saver, interrupt_before=[])
         probe = _config(manifest.task_id, settings, 0)
         snapshot = await graph.aget_state(probe)
+        if state is None and not snapshot.values:
+            # Killed before the first checkpoint: nothing was done, start from the manifest.
+            state = _initial_state(manifest, docs)
         items = (state or snapshot.values).get("review_checklist", [])
         config = _config(manifest.task_id, settings, len(items))
         total = len(items)
