@@ -13,7 +13,7 @@ import pytest
 from contract_review.config import Settings
 from contract_review.errors import ContractReviewError
 from contract_review.llm_client import LLMClient, LLMError, TokenUsage
-from tests.fake_llm import FakeLLM, Hang, HttpError, InvalidJSON, Reply, Step, free_port
+from contract_review.testing import FakeLLM, Hang, HttpError, InvalidJSON, Reply, Step, free_port
 
 T = TypeVar("T")
 

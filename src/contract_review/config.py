@@ -62,11 +62,17 @@ class Settings(BaseSettings):
         None, description="Use PostgreSQL checkpoints at this URL instead of SQLite."
     )
 
-    # --- ReAct agent (SPEC-20/35); used from the LLM-mode issue on ---
+    # --- ReAct agent (SPEC-20/35): LLM mode when an endpoint is configured ---
     use_react_agent: bool = Field(True, description="Let an LLM agent analyse clauses.")
     react_max_iterations: int = Field(5, ge=1, description="Most agent rounds per clause.")
     react_temperature: float = Field(0.1, ge=0, le=2, description="Agent sampling temperature.")
     react_clause_timeout: float = Field(30.0, gt=0, description="Seconds per clause for the agent.")
+    react_max_tool_calls_per_step: int = Field(
+        8, ge=1, description="Tool calls run per agent round; extra calls get an error result."
+    )
+    llm_stream: bool = Field(
+        True, description="Stream model answers (token events); off for servers that mis-stream."
+    )
 
     # --- LLM endpoint (any OpenAI-compatible chat-completions server) ---
     llm_base_url: str | None = Field(

@@ -12,18 +12,18 @@ import asyncio
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
 from types import TracebackType
-from typing import Any, TypeVar, cast
+from typing import Any, Protocol, TypeVar, cast
 
 import openai
 from openai import AsyncOpenAI, omit
+from openai.lib.streaming.chat import ChatCompletionStreamState
 from openai.types.chat import ChatCompletion, ChatCompletionChunk, ChatCompletionMessage
 from openai.types.completion_usage import CompletionUsage
-from pydantic import BaseModel
-
 from contract_review.config import Settings
 from contract_review.errors import ContractReviewError
+from contract_review.models import TokenUsage
 
-__all__ = ["LLMClient", "LLMError", "TokenUsage"]
+__all__ = ["ChatModel", "LLMClient", "LLMError", "TokenCallback", "TokenUsage"]
 
 _T = TypeVar("_T")
 
@@ -34,20 +34,59 @@ _MAX_DETAIL_CHARS = 200
 
 
 class LLMError(ContractReviewError):
-    """The LLM endpoint could not give an answer; the message says why, in one line."""
+    """The LLM endpoint could not give an answer; the message says why, in one line.
+
+    `endpoint_down` marks failures that every further request would repeat (the endpoint
+    cannot be reached, or refuses us: 401/403/404), so callers can stop asking it.
+    """
+
+    def __init__(self, message: str, *, endpoint_down: bool = False) -> None:
+        """An LLM failure described by `message`."""
+        super().__init__(message)
+        self.endpoint_down = endpoint_down
 
 
-class TokenUsage(BaseModel):
-    """Tokens and calls counted by one `LLMClient` since it was made."""
+def _endpoint_down(exc: BaseException) -> bool:
+    """Whether a failure means the endpoint is unusable for this review."""
+    if isinstance(exc, openai.APITimeoutError):
+        return False  # slow, not gone
+    if isinstance(exc, openai.APIConnectionError):
+        return True
+    return isinstance(exc, openai.APIStatusError) and exc.status_code in (401, 403, 404)
 
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    calls: int = 0
 
-    @property
-    def total_tokens(self) -> int:
-        """Prompt plus completion tokens."""
-        return self.prompt_tokens + self.completion_tokens
+TokenCallback = Callable[[str], None]
+"""Called with each text delta of a streamed answer, in order."""
+
+
+class ChatModel(Protocol):
+    """What the engine needs of a chat model: `LLMClient`, or a test double from
+    `contract_review.testing`."""
+
+    usage: TokenUsage
+    """Calls and tokens counted so far."""
+
+    async def chat(
+        self,
+        messages: list[dict[str, Any]],
+        *,
+        temperature: float = 0.1,
+        max_tokens: int | None = None,
+    ) -> str:
+        """The assistant's text answer to `messages`."""
+        ...
+
+    async def chat_with_tools(
+        self,
+        messages: list[dict[str, Any]],
+        tools: list[dict[str, Any]] | None = None,
+        temperature: float = 0.1,
+        *,
+        on_token: TokenCallback | None = None,
+    ) -> tuple[str, list[dict[str, Any]]]:
+        """(text, tool calls in OpenAI dict form) for `messages`; `on_token` sees the text as
+        it streams."""
+        ...
 
 
 def _is_retryable(exc: BaseException) -> bool:
@@ -156,14 +195,22 @@ class LLMClient:
         messages: list[dict[str, Any]],
         tools: list[dict[str, Any]] | None = None,
         temperature: float = 0.1,
+        *,
+        on_token: TokenCallback | None = None,
     ) -> tuple[str, list[dict[str, Any]]]:
         """The assistant's text and tool calls for `messages`, offering `tools`.
 
         Tool calls come in OpenAI dict form:
         `[{"id": ..., "type": "function", "function": {"name": ..., "arguments": "<json>"}}]`,
-        an empty list when the model called none.
+        an empty list when the model called none. With `on_token` the answer is streamed and
+        each text delta is passed to it as it arrives (a retried request streams again).
         """
-        completion = await self._complete(messages, temperature=temperature, tools=tools)
+        if on_token is None:
+            completion = await self._complete(messages, temperature=temperature, tools=tools)
+        else:
+            completion = await self._complete_streamed(
+                messages, temperature=temperature, tools=tools, on_token=on_token
+            )
         message = self._first_message(completion)
         calls: list[dict[str, Any]] = []
         for call in message.tool_calls or []:
@@ -246,6 +293,53 @@ class LLMClient:
             self.usage.calls += 1
         return completion
 
+    async def _complete_streamed(
+        self,
+        messages: list[dict[str, Any]],
+        *,
+        temperature: float,
+        tools: list[dict[str, Any]] | None,
+        on_token: TokenCallback,
+    ) -> ChatCompletion:
+        """One streamed completion, accumulated by the SDK's own stream state into a
+        `ChatCompletion`; retried as a whole on transient failures."""
+
+        async def call() -> ChatCompletion:
+            stream = await self._client.chat.completions.create(
+                model=self.model,
+                messages=cast(Any, messages),
+                temperature=temperature,
+                tools=cast(Any, tools) if tools else omit,
+                stream=True,
+                stream_options={"include_usage": True},
+            )
+            state: ChatCompletionStreamState[Any] = ChatCompletionStreamState()
+            usage: CompletionUsage | None = None
+            seen = False
+            try:
+                async for chunk in stream:
+                    seen = True
+                    state.handle_chunk(chunk)
+                    usage = chunk.usage or usage
+                    for choice in chunk.choices:
+                        if choice.delta.content:
+                            on_token(choice.delta.content)
+            finally:
+                await stream.close()
+            if not seen:
+                raise LLMError("the LLM endpoint returned an empty stream")
+            final = state.get_final_completion()
+            if usage is not None:
+                final.usage = usage
+            return final
+
+        completion = await self._with_retries(call)
+        if completion.usage is not None:
+            self._count(completion.usage)
+        else:
+            self.usage.calls += 1
+        return completion
+
     @staticmethod
     def _first_message(completion: ChatCompletion) -> ChatCompletionMessage:
         """The message of the first choice; `LLMError` when the answer holds none."""
@@ -274,5 +368,8 @@ class LLMClient:
             except (openai.OpenAIError, ValueError) as exc:
                 if not _is_retryable(exc) or attempt > self.max_retries:
                     tries = f" after {attempt} attempts" if attempt > 1 else ""
-                    raise LLMError(f"LLM request failed{tries}: {_describe(exc)}") from exc
+                    raise LLMError(
+                        f"LLM request failed{tries}: {_describe(exc)}",
+                        endpoint_down=_endpoint_down(exc),
+                    ) from exc
                 await asyncio.sleep(self._backoff(attempt - 1))

@@ -369,6 +369,46 @@ class Deviation(_Model):
     reason: str = Field("", description="Why it matters.")
 
 
+class TokenUsage(_Model):
+    """Model calls and tokens counted by one chat model (per review: one client per run)."""
+
+    prompt_tokens: int = Field(0, ge=0, description="Tokens sent.")
+    completion_tokens: int = Field(0, ge=0, description="Tokens received.")
+    calls: int = Field(0, ge=0, description="Requests answered (retries not counted twice).")
+
+    @property
+    def total_tokens(self) -> int:
+        """Prompt plus completion tokens."""
+        return self.prompt_tokens + self.completion_tokens
+
+
+class AgentRunInfo(_Model):
+    """What the LLM agent did for one clause (ReAct metadata and quote checks)."""
+
+    steps_taken: int = Field(0, ge=0, description="Agent (LLM) steps taken.")
+    llm_calls: int = Field(0, ge=0, description="Model calls made, the forced final one included.")
+    tools_used: list[str] = Field(
+        default_factory=list, description="Tools called, first use order."
+    )
+    stop_reason: str = Field(
+        "final_answer",
+        description="'final_answer', 'max_iterations', 'loop_detected', 'llm_error', "
+        "'unparseable', 'no_tools' or 'timeout'.",
+    )
+    error: str = Field("", description="The LLM error or parse problem, one line; '' if none.")
+    elapsed_seconds: float = Field(0.0, ge=0, description="Wall time of the agent for the clause.")
+    risks_proposed: int = Field(0, ge=0, description="Risks the model answered with.")
+    risks_kept: int = Field(0, ge=0, description="Of those, risks kept (quote verified, new).")
+    quotes_verbatim: int = Field(0, ge=0, description="Quotes found verbatim in the clause.")
+    quotes_repaired: int = Field(
+        0, ge=0, description="Quotes not verbatim, re-anchored on the nearest verbatim span."
+    )
+    quotes_dropped: int = Field(
+        0, ge=0, description="Risks or redlines dropped: their quote is not in the clause."
+    )
+    duplicates: int = Field(0, ge=0, description="Risks dropped as repeats of a rule finding.")
+
+
 class ClauseFindings(_Model):
     """Everything the review found for one clause (the scratchpad entry later clauses read)."""
 
@@ -378,6 +418,14 @@ class ClauseFindings(_Model):
     deviations: list[Deviation] = Field(default_factory=list, description="Baseline deviations.")
     completed: bool = Field(False, description="Whether the clause's review finished.")
     analysis_mode: str = Field("deterministic", description="'deterministic' or 'llm'.")
+    mode_reason: str = Field(
+        "", description="Why deterministic mode was used (LLM off, timeout, error…); '' for llm."
+    )
+    agent: AgentRunInfo | None = Field(None, description="The LLM agent's run, when it ran.")
+    injection_flags: list[str] = Field(
+        default_factory=list,
+        description="Clause text that tries to instruct an AI reviewer (verbatim), if any.",
+    )
     notes: list[str] = Field(default_factory=list, description="Fallbacks, warnings, remarks.")
 
 
@@ -435,3 +483,7 @@ class ReviewResult(_Model):
         default_factory=list, description="Hidden text found in the contract file."
     )
     is_complete: bool = Field(True, description="Whether every checklist item was reviewed.")
+    llm_model: str | None = Field(None, description="Chat model used, when LLM mode was on.")
+    llm_usage: TokenUsage | None = Field(
+        None, description="Model calls and tokens of this run, when LLM mode was on."
+    )

@@ -12,10 +12,10 @@ import json
 import re
 import uuid
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -31,6 +31,8 @@ from contract_review.exports.redline_docx import write_redline_docx
 from contract_review.exports.report import write_reports
 from contract_review.graph import _store
 from contract_review.graph.builder import build_review_graph, item_keys, review_serde
+from contract_review.graph.events import EventType, ReviewEvent
+from contract_review.llm_client import LLMClient
 from contract_review.models import (
     DocumentFormat,
     DocumentRole,
@@ -39,6 +41,7 @@ from contract_review.models import (
     ReviewedClause,
     ReviewResult,
     TaskDocument,
+    TokenUsage,
 )
 from contract_review.plugins import load_builtin_plugins
 from contract_review.plugins.registry import get_plugin, require_plugin
@@ -52,6 +55,8 @@ AskFn = Callable[[list[dict[str, Any]]], list[dict[str, Any]]]
 """Interactive approval: pending diffs (JSON) → decisions (ApprovalRequest-shaped dicts)."""
 ProgressFn = Callable[[int, int, str], None]
 """(clauses done, clauses in total, the clause just finished)."""
+EventFn = Callable[[ReviewEvent], None]
+"""Receives every live event of the review (see `contract_review.graph.events`)."""
 
 
 class ReviewOptions(BaseModel):
@@ -244,8 +249,12 @@ async def start_review(
     settings: Settings | None = None,
     ask: AskFn | None = None,
     progress: ProgressFn | None = None,
+    on_event: EventFn | None = None,
 ) -> TaskManifest:
-    """Run a new review to the end (asking `ask` for decisions when interactive)."""
+    """Run a new review to the end (asking `ask` for decisions when interactive).
+
+    LLM mode is on when `settings` name an endpoint (`LLM_BASE_URL`) and `use_react_agent`
+    is true; `on_event` then also sees tokens and tool calls."""
     settings = settings or get_settings()
     docs = _documents(options)
     task_id = datetime.now(UTC).strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
@@ -255,7 +264,7 @@ async def start_review(
     _save(manifest, settings)
     _register(task_id, docs)
     state = _initial_state(manifest, docs)
-    return await _run(manifest, docs, state, settings, ask, progress)
+    return await _run(manifest, docs, state, settings, ask, progress, on_event)
 
 
 async def resume_review(
@@ -264,13 +273,14 @@ async def resume_review(
     settings: Settings | None = None,
     ask: AskFn | None = None,
     progress: ProgressFn | None = None,
+    on_event: EventFn | None = None,
 ) -> TaskManifest:
     """Continue a task from its last checkpoint (after a crash or an interruption)."""
     settings = settings or get_settings()
     manifest = load_manifest(task_id, settings)
     docs = _documents(manifest.options)
     _register(task_id, docs)
-    return await _run(manifest, docs, None, settings, ask, progress)
+    return await _run(manifest, docs, None, settings, ask, progress, on_event)
 
 
 async def _run(
@@ -280,9 +290,20 @@ async def _run(
     settings: Settings,
     ask: AskFn | None,
     progress: ProgressFn | None,
+    on_event: EventFn | None,
 ) -> TaskManifest:
-    async with _saver(settings) as saver:
-        graph = build_review_graph(checkpointer=saver, interrupt_before=[])
+    def send(event: ReviewEvent) -> None:
+        if on_event is not None:
+            on_event(event)
+
+    async with AsyncExitStack() as stack:
+        saver = await stack.enter_async_context(_saver(settings))
+        llm = LLMClient.from_settings(settings) if settings.use_react_agent else None
+        if llm is not None:
+            await stack.enter_async_context(llm)
+        graph = build_review_graph(
+            checkpointer=saver, interrupt_before=[], settings=settings, llm=llm
+        )
         probe = _config(manifest.task_id, settings, 0)
         snapshot = await graph.aget_state(probe)
         if state is None and not snapshot.values:
@@ -300,7 +321,22 @@ async def _run(
                 payload = Command(resume=_answers(snapshot.interrupts, ask))
             while True:
                 interrupts: list[Any] = []
-                async for chunk in graph.astream(payload, config, stream_mode="updates"):
+                async for part in graph.astream(
+                    payload,
+                    config,
+                    stream_mode=["updates", "custom", "tasks"],
+                    subgraphs=True,
+                ):
+                    namespace, mode, chunk = cast(tuple[tuple[str, ...], str, Any], part)
+                    if mode == "custom":
+                        if isinstance(chunk, ReviewEvent):
+                            send(chunk)
+                        continue
+                    if namespace:
+                        continue  # inner steps of a clause speak through custom events
+                    if mode == "tasks":
+                        send(_node_event(chunk))
+                        continue
                     if "__interrupt__" in chunk:
                         interrupts.extend(chunk["__interrupt__"])
                     update = chunk.get("clause_review")
@@ -309,12 +345,28 @@ async def _run(
                         progress(done, total, ", ".join(update.get("findings", {})))
                 if not interrupts:
                     break
+                for intr in interrupts:
+                    diffs = intr.value.get("diffs", []) if isinstance(intr.value, dict) else []
+                    send(ReviewEvent(type=EventType.INTERRUPT, data={"diffs": len(diffs)}))
                 payload = Command(resume=_answers(interrupts, ask))
             result = dict((await graph.aget_state(config)).values)
-    outputs = _write_outputs(manifest, docs, result)
+        usage = llm.usage.model_copy() if llm is not None else None
+    model = settings.llm_model if usage is not None else None
+    outputs = _write_outputs(manifest, docs, result, llm_model=model, llm_usage=usage)
     manifest = manifest.model_copy(update={"status": "complete", "outputs": outputs})
     _save(manifest, settings)
     return manifest
+
+
+def _node_event(task: dict[str, Any]) -> ReviewEvent:
+    """A LangGraph task event (stream mode "tasks") of a top-level node as a review event."""
+    branch = task.get("input") if task.get("name") == "clause_review" else None
+    item = branch.get("item") if isinstance(branch, dict) else None
+    return ReviewEvent(
+        type=EventType.NODE_END if "result" in task else EventType.NODE_START,
+        node=str(task.get("name", "")),
+        clause_id=item.clause_id if isinstance(item, ReviewChecklistItem) else None,
+    )
 
 
 def _answers(interrupts: Any, ask: AskFn | None) -> dict[str, Any]:
@@ -328,8 +380,33 @@ def _answers(interrupts: Any, ask: AskFn | None) -> dict[str, Any]:
     return answers
 
 
+def _llm_warnings(findings: list[ReviewedClause], llm_on: bool) -> list[str]:
+    """What the reader must know about how the clauses were analysed."""
+    warnings = []
+    for c in findings:
+        for quote in c.findings.injection_flags:
+            warnings.append(
+                f"Clause {c.item.clause_id} contains text addressed to an AI reviewer "
+                f'(not obeyed; reported as a risk): "{quote[:160]}"'
+            )
+    if llm_on:
+        fallback = [c for c in findings if c.findings.analysis_mode != "llm"]
+        reasons = list(dict.fromkeys(c.findings.mode_reason for c in fallback))
+        if fallback:
+            warnings.append(
+                f"{len(fallback)} of {len(findings)} clause(s) were analysed by the rules only "
+                f"(LLM fallback): {'; '.join(r for r in reasons[:3] if r)}"
+            )
+    return warnings
+
+
 def _write_outputs(
-    manifest: TaskManifest, docs: list[TaskDocument], final: dict[str, Any]
+    manifest: TaskManifest,
+    docs: list[TaskDocument],
+    final: dict[str, Any],
+    *,
+    llm_model: str | None = None,
+    llm_usage: TokenUsage | None = None,
 ) -> dict[str, str]:
     options = manifest.options
     primary = docs[0]
@@ -361,9 +438,14 @@ def _write_outputs(
         other_documents=[f"{d.role.value}: {d.filename}" for d in docs[1:]],
         clauses=clauses,
         summary_notes=final.get("summary_notes", ""),
-        warnings=list(content.warnings) if content else [],
+        warnings=[
+            *(content.warnings if content else []),
+            *_llm_warnings(clauses, llm_usage is not None),
+        ],
         hidden_text=list(content.hidden_spans) if content else [],
         is_complete=bool(final.get("is_complete")),
+        llm_model=llm_model,
+        llm_usage=llm_usage,
     )
     out = options.out
     out.mkdir(parents=True, exist_ok=True)

@@ -16,6 +16,7 @@ design-review-graph.md explains why it is not inside the branches).
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 from collections.abc import Sequence
 from typing import Any, cast
@@ -28,11 +29,14 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Send, interrupt
 
 from contract_review import models
-from contract_review.config import Settings
+from contract_review.config import Settings, get_settings
+from contract_review.llm_client import ChatModel
 from contract_review.models import (
     ActionType,
+    AgentRunInfo,
     ApprovalRequest,
     ClauseFindings,
+    ClauseNode,
     DiffStatus,
     DocumentDiff,
     DocumentStructure,
@@ -40,12 +44,17 @@ from contract_review.models import (
     RiskLevel,
     RiskPoint,
     TaskDocument,
+    TextLocation,
 )
 from contract_review.skills import create_dispatcher
 from contract_review.skills.dispatcher import SkillDispatcher
 
 from . import _store
-from .risk_rules import RULES, risks_from_skill_outputs
+from .events import EventType, ReviewEvent, emit
+from .injection import find_injections
+from .prompts import build_react_agent_messages
+from .react_agent import run_react_agent
+from .risk_rules import RULES, anchor_quote, risks_from_skill_outputs
 from .state import ClauseIn, ClauseState, ReviewGraphState
 
 __all__ = ["build_review_graph", "item_keys", "review_serde", "route_validation"]
@@ -363,14 +372,168 @@ def _diff_from(data: dict[str, Any]) -> DocumentDiff | None:
     return DocumentDiff.model_validate(raw) if raw else None
 
 
-class _ClauseNodes:
-    """The nodes of a clause branch (they need the dispatcher)."""
+class _LLMHealth:
+    """Whether the LLM endpoint is usable in this graph's runs: after a failure that every
+    request would repeat (unreachable, key refused) clauses stop asking it, and the user is
+    warned once."""
 
-    def __init__(self, dispatcher: SkillDispatcher) -> None:
+    def __init__(self) -> None:
+        self.down_reason: str | None = None
+
+    def mark_down(self, reason: str) -> bool:
+        """Record the endpoint as unusable; True the first time (warn then)."""
+        first = self.down_reason is None
+        self.down_reason = self.down_reason or reason
+        return first
+
+
+_INJECTION_RISK_TYPE = "embedded instruction to AI reviewers"
+_LLM_SOURCE = "react_agent"
+_LEVELS = {
+    "high": RiskLevel.HIGH,
+    "critical": RiskLevel.HIGH,
+    "高": RiskLevel.HIGH,
+    "medium": RiskLevel.MEDIUM,
+    "moderate": RiskLevel.MEDIUM,
+    "中": RiskLevel.MEDIUM,
+    "low": RiskLevel.LOW,
+    "低": RiskLevel.LOW,
+}
+
+
+def _risk_id(clause_id: str, source: str, risk_type: str, description: str) -> str:
+    digest = hashlib.sha256(f"{clause_id}|{source}|{risk_type}|{description}".encode())
+    return f"risk-{digest.hexdigest()[:12]}"
+
+
+def _location(clause: ClauseNode, text: str, rel: int) -> TextLocation:
+    start = clause.start_offset + rel
+    return TextLocation(
+        clause_id=clause.clause_id,
+        original_text=text,
+        start_offset=start,
+        end_offset=start + len(text),
+    )
+
+
+def _injection_risks(clause: ClauseNode) -> tuple[list[RiskPoint], list[str]]:
+    """A risk for each piece of clause text that tries to instruct an AI reviewer."""
+    risks, quotes = [], []
+    for start, end in find_injections(clause.text):
+        quote = clause.text[start:end]
+        quotes.append(quote)
+        risks.append(
+            RiskPoint(
+                id=_risk_id(clause.clause_id, "injection", _INJECTION_RISK_TYPE, quote),
+                clause_id=clause.clause_id,
+                risk_level=RiskLevel.HIGH,
+                risk_type=_INJECTION_RISK_TYPE,
+                description=(
+                    "The clause contains text addressed to an AI reviewer, apparently meant to "
+                    "steer an automated review. It was treated as contract text, not obeyed."
+                ),
+                reason="Text written to manipulate a review is a red flag about the draft.",
+                analysis="Ask who inserted it and remove it; read this clause with extra care.",
+                location=_location(clause, quote, start),
+                source_skills=["injection_check"],
+            )
+        )
+    return risks, quotes
+
+
+def _overlap(a: TextLocation | None, b: TextLocation | None) -> bool:
+    """Whether two quotes share at least half of the shorter one."""
+    if a is None or b is None or a.start_offset is None or b.start_offset is None:
+        return False
+    a_end, b_end = a.start_offset + len(a.original_text), b.start_offset + len(b.original_text)
+    shared = min(a_end, b_end) - max(a.start_offset, b.start_offset)
+    return shared > 0 and shared * 2 >= min(len(a.original_text), len(b.original_text))
+
+
+_ORDER = {RiskLevel.HIGH: 0, RiskLevel.MEDIUM: 1, RiskLevel.LOW: 2}
+
+
+def _llm_risks(
+    clause: ClauseNode,
+    raw: list[dict[str, Any]],
+    existing: list[RiskPoint],
+    info: AgentRunInfo,
+    tools_used: list[str],
+) -> tuple[list[RiskPoint], dict[str, str], AgentRunInfo]:
+    """The model's risks checked against the clause: each quote verbatim, re-anchored on the
+    nearest verbatim span, or the risk dropped; repeats of a finding already made dropped.
+
+    Returns the risks kept, their suggested replacement texts (risk id → text; only for quotes
+    found exactly, where the replacement was written for those very words) and the counts.
+    """
+    kept: list[RiskPoint] = []
+    suggestions: dict[str, str] = {}
+    verbatim = repaired = dropped = duplicates = 0
+    for item in raw:
+        description = str(item.get("description") or "").strip()
+        quote = str(item.get("original_text") or "").strip()
+        anchored = anchor_quote(clause.text, quote) if quote and description else None
+        if anchored is None:
+            dropped += 1
+            continue
+        text, rel = anchored
+        exact = text == quote
+        verbatim += exact
+        repaired += not exact
+        level = _LEVELS.get(str(item.get("risk_level") or "").strip().lower(), RiskLevel.MEDIUM)
+        risk_type = str(item.get("risk_type") or "").strip()[:120] or "LLM finding"
+        risk = RiskPoint(
+            id=_risk_id(clause.clause_id, _LLM_SOURCE, risk_type, description),
+            clause_id=clause.clause_id,
+            risk_level=level,
+            risk_type=risk_type,
+            description=description,
+            reason=str(item.get("reason") or "").strip(),
+            analysis=str(item.get("analysis") or "").strip(),
+            location=_location(clause, text, rel),
+            source_skills=[_LLM_SOURCE, *tools_used],
+        )
+        if any(
+            _overlap(risk.location, r.location) and _ORDER[r.risk_level] <= _ORDER[level]
+            for r in [*existing, *kept]
+        ):
+            duplicates += 1
+            continue
+        kept.append(risk)
+        suggested = str(item.get("suggested_text") or "").strip()
+        if exact and suggested and suggested != text:
+            suggestions[risk.id] = suggested
+    counts = info.model_copy(
+        update={
+            "risks_kept": len(kept),
+            "quotes_verbatim": verbatim,
+            "quotes_repaired": repaired,
+            "quotes_dropped": dropped,
+            "duplicates": duplicates,
+        }
+    )
+    return kept, suggestions, counts
+
+
+class _ClauseNodes:
+    """The nodes of a clause branch (they need the dispatcher, and the model in LLM mode)."""
+
+    def __init__(
+        self,
+        dispatcher: SkillDispatcher,
+        llm: ChatModel | None = None,
+        settings: Settings | None = None,
+        off_reason: str = "",
+    ) -> None:
         self.dispatcher = dispatcher
+        self.llm = llm
+        self.settings = settings or get_settings()
+        self.off_reason = off_reason
+        self.health = _LLMHealth()
 
     async def clause_analyze(self, s: ClauseState) -> dict[str, Any]:
-        """Run the item's skills concurrently; their outputs become risks by rules."""
+        """Rules over the item's skills always run; in LLM mode the ReAct agent adds its
+        checked findings, and any failure of the agent leaves the rule findings alone."""
         item, task = s["item"], s["task"]
         inputs = _store.lookup(task["task_id"])
         structure = inputs.primary if inputs else None
@@ -381,6 +544,7 @@ class _ClauseNodes:
                 "diffs": [],
                 "notes": [f"clause {item.clause_id} is not in the contract"],
                 "retry_count": 0,
+                "mode_reason": "clause not found",
             }
         skill_state = _skill_state(task, inputs)
         # Deterministic mode runs the skills whose output a rule turns into risks; context and
@@ -394,19 +558,124 @@ class _ClauseNodes:
         )
         outputs = {r.skill_id: r.data for r in results if r.success}
         notes = [f"{r.skill_id}: {r.error}" for r in results if not r.success]
-        return {
-            "risks": risks_from_skill_outputs(clause, outputs),
+        injected, flags = _injection_risks(clause)
+        risks = [*injected, *risks_from_skill_outputs(clause, outputs)]
+        out: dict[str, Any] = {
+            "risks": risks,
             "diffs": [],
             "notes": notes,
             "retry_count": 0,
+            "injection_flags": flags,
+            "mode": "deterministic",
+            "mode_reason": self.off_reason,
+        }
+        if flags:
+            notes.append(
+                f"{len(flags)} passage(s) addressed to an AI reviewer; treated as contract text"
+            )
+        if self.llm is None:
+            return out
+        if self.health.down_reason is not None:
+            out["mode_reason"] = f"LLM endpoint unusable: {self.health.down_reason}"
+            return out
+        return {**out, **await self._agent(s, clause, structure, skill_state, risks)}
+
+    async def _agent(
+        self,
+        s: ClauseState,
+        clause: ClauseNode,
+        structure: DocumentStructure | None,
+        skill_state: dict[str, Any],
+        risks: list[RiskPoint],
+    ) -> dict[str, Any]:
+        """The ReAct agent on the clause, within the clause time limit (SPEC-35)."""
+        assert self.llm is not None
+        item, task, settings = s["item"], s["task"], self.settings
+        messages = build_react_agent_messages(
+            language=task.get("language", "en"),
+            our_party=task.get("our_party", ""),
+            clause_id=clause.clause_id,
+            clause_name=item.clause_name or clause.title,
+            description=item.description,
+            priority=item.priority.value,
+            clause_text=clause.text,
+            domain_id=task.get("domain_id"),
+            suggested_skills=item.required_skills,
+            dispatcher=self.dispatcher,
+            max_iterations=settings.react_max_iterations,
+            domain_subtype=task.get("domain_subtype"),
+        )
+        try:
+            outcome = await asyncio.wait_for(
+                run_react_agent(
+                    self.llm,
+                    self.dispatcher,
+                    messages,
+                    clause.clause_id,
+                    structure,
+                    skill_state,
+                    max_iterations=settings.react_max_iterations,
+                    temperature=settings.react_temperature,
+                    max_tool_calls_per_step=settings.react_max_tool_calls_per_step,
+                    stream_tokens=settings.llm_stream,
+                ),
+                timeout=settings.react_clause_timeout,
+            )
+        except TimeoutError:
+            limit = f"{settings.react_clause_timeout:g}"
+            logger.warning(
+                "react clause=%s timed out after %s s; rules only", clause.clause_id, limit
+            )
+            return {
+                "mode_reason": f"LLM agent timed out after {limit} s",
+                "agent": AgentRunInfo(
+                    stop_reason="timeout", elapsed_seconds=settings.react_clause_timeout
+                ),
+            }
+        info = outcome.info
+        if outcome.endpoint_down and self.health.mark_down(info.error):
+            message = (
+                f"LLM endpoint unusable ({info.error}); the review continues in deterministic "
+                "mode for every remaining clause."
+            )
+            logger.warning(message)
+            emit(ReviewEvent(type=EventType.WARNING, clause_id=clause.clause_id, text=message))
+        if not outcome.parsed:
+            why = {
+                "llm_error": "LLM error",
+                "unparseable": "LLM answer unreadable",
+                "no_tools": "no tools for the agent",
+            }.get(info.stop_reason, f"LLM agent stopped ({info.stop_reason}) without an answer")
+            detail = f": {info.error}" if info.error else ""
+            return {"mode_reason": why + detail, "agent": info}
+        used = info.tools_used
+        kept, suggestions, info = _llm_risks(clause, outcome.risks, risks, info, used)
+        notes = list(s.get("notes", []))
+        if info.quotes_repaired or info.quotes_dropped:
+            notes.append(
+                f"LLM quotes: {info.quotes_verbatim} verbatim, {info.quotes_repaired} re-anchored "
+                f"on the nearest verbatim text, {info.quotes_dropped} not in the clause (dropped)"
+            )
+        merged = sorted([*risks, *kept], key=lambda r: _ORDER[r.risk_level])
+        return {
+            "risks": merged,
+            "suggestions": suggestions,
+            "mode": "llm",
+            "mode_reason": "",
+            "agent": info,
         }
 
     async def clause_generate_diffs(self, s: ClauseState) -> dict[str, Any]:
-        """The smallest redline for each quoted risk (a clause with no finding gets none)."""
+        """The smallest redline for each quoted risk (a clause with no finding gets none).
+
+        A model's suggested replacement is used on the first draft (the drafting skill trims it
+        to the words that change); a redraft after failed validation uses the rules alone.
+        """
         task = s["task"]
         inputs = _store.lookup(task["task_id"])
         structure = inputs.primary if inputs else None
         skill_state = _skill_state(task, inputs)
+        suggestions = s.get("suggestions", {}) if s.get("retry_count", 0) == 0 else {}
         quoted = [r for r in s.get("risks", []) if r.location is not None]
         results = await asyncio.gather(
             *(
@@ -415,7 +684,8 @@ class _ClauseNodes:
                     r.clause_id,
                     structure,
                     skill_state,
-                    llm_arguments={"risk": r.model_dump(mode="json")},
+                    llm_arguments={"risk": r.model_dump(mode="json")}
+                    | ({"proposed_text": suggestions[r.id]} if r.id in suggestions else {}),
                 )
                 for r in quoted
             )
@@ -467,7 +737,32 @@ class _ClauseNodes:
             risks=s.get("risks", []),
             diffs=s.get("diffs", []),
             completed=True,
+            analysis_mode=s.get("mode", "deterministic"),
+            mode_reason=s.get("mode_reason", ""),
+            agent=s.get("agent"),
+            injection_flags=s.get("injection_flags", []),
             notes=s.get("notes", []),
+        )
+        for diff in finding.diffs:
+            emit(
+                ReviewEvent(
+                    type=EventType.DIFF_PROPOSED,
+                    clause_id=item.clause_id,
+                    data=diff.model_dump(mode="json"),
+                )
+            )
+        emit(
+            ReviewEvent(
+                type=EventType.CLAUSE_DONE,
+                clause_id=item.clause_id,
+                data={
+                    "key": s["key"],
+                    "mode": finding.analysis_mode,
+                    "reason": finding.mode_reason,
+                    "risks": len(finding.risks),
+                    "diffs": len(finding.diffs),
+                },
+            )
         )
         return {"findings": {s["key"]: finding}, "current_clause_index": 1}
 
@@ -511,15 +806,22 @@ class _ClauseReview:
     so a branch is the unit that is checkpointed and resumed.
     """
 
-    def __init__(self, dispatcher: SkillDispatcher) -> None:
-        self.nodes = _ClauseNodes(dispatcher)
+    def __init__(self, nodes: _ClauseNodes) -> None:
+        self.nodes = nodes
+
+    async def _step(self, name: str, state: ClauseState) -> None:
+        clause_id = state["item"].clause_id
+        emit(ReviewEvent(type=EventType.NODE_START, clause_id=clause_id, node=name))
+        step = getattr(self.nodes, name)
+        state.update(cast(ClauseState, await step(state)))
+        emit(ReviewEvent(type=EventType.NODE_END, clause_id=clause_id, node=name))
 
     async def __call__(self, branch: ClauseIn) -> dict[str, Any]:
         state = cast(ClauseState, dict(branch))
-        state.update(cast(ClauseState, await self.nodes.clause_analyze(state)))
+        await self._step("clause_analyze", state)
         while True:
-            state.update(cast(ClauseState, await self.nodes.clause_generate_diffs(state)))
-            state.update(cast(ClauseState, await self.nodes.clause_validate(state)))
+            await self._step("clause_generate_diffs", state)
+            await self._step("clause_validate", state)
             if route_validation(state) == "clause_done":
                 return await self.nodes.clause_done(state)
 
@@ -545,19 +847,29 @@ def build_review_graph(
     *,
     dispatcher: SkillDispatcher | None = None,
     settings: Settings | None = None,
+    llm: ChatModel | None = None,
 ) -> CompiledStateGraph[Any, Any, Any, Any]:
     """The compiled review graph.
 
     `interrupt_before` defaults to `["human_approval"]` (SPEC-4); pass `[]` for unattended
-    runs. `checkpointer` defaults to an in-memory saver.
+    runs. `checkpointer` defaults to an in-memory saver. With `llm` (and `use_react_agent` on
+    in `settings`) each clause is analysed by the ReAct agent as well as by the rules.
     """
     if interrupt_before is None:
         interrupt_before = ["human_approval"]
+    settings = settings or get_settings()
     dispatcher = dispatcher or create_dispatcher(settings)
+    if not settings.use_react_agent:
+        llm, off_reason = None, "LLM agent switched off (USE_REACT_AGENT=false)"
+    elif llm is None:
+        off_reason = "no LLM endpoint configured (LLM_BASE_URL)"
+    else:
+        off_reason = ""
+    nodes = _ClauseNodes(dispatcher, llm, settings, off_reason)
     g = StateGraph(ReviewGraphState)
     g.add_node("init", node_init)
     g.add_node("parse_document", node_parse_document)
-    g.add_node("clause_review", _ClauseReview(dispatcher))  # type: ignore[call-overload]
+    g.add_node("clause_review", _ClauseReview(nodes))  # type: ignore[call-overload]
     g.add_node("collect", node_collect)
     g.add_node("human_approval", node_human_approval)
     g.add_node("redraft", _Redraft(dispatcher))

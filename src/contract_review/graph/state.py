@@ -9,6 +9,7 @@ from typing_extensions import TypedDict
 
 from contract_review.models import (
     ActionRecommendation,
+    AgentRunInfo,
     ClauseFindings,
     DocumentDiff,
     DocumentStructure,
@@ -98,3 +99,11 @@ class ClauseState(ClauseIn, total=False):
     notes: list[str]
     validation_result: str
     retry_count: int
+    mode: str
+    """'llm' when the agent's findings were used, else 'deterministic'."""
+    mode_reason: str
+    """Why the clause was reviewed deterministically ('' in LLM mode)."""
+    agent: AgentRunInfo
+    injection_flags: list[str]
+    suggestions: dict[str, str]
+    """Risk id → the model's minimal replacement of the risk's quote."""

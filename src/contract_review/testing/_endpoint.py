@@ -1,4 +1,4 @@
-"""A local OpenAI-compatible chat-completions server for tests, driven by a script.
+"""A local OpenAI-compatible chat-completions server for tests and benchmarks.
 
     with FakeLLM([Reply(text="hi"), HttpError(429), Reply(text="ok")]) as fake:
         client = LLMClient(base_url=fake.base_url, ...)
@@ -9,7 +9,10 @@ Each `POST /v1/chat/completions` consumes the next step of the script: a `Reply`
 tool calls, with usage; sent as JSON, or as SSE chunks when the request asks `stream: true`), an
 `HttpError`, a `Hang` (no answer for some seconds) or `InvalidJSON`. When the script runs out the
 server answers HTTP 410, which the client does not retry, so a test that sends too many requests
-fails clearly. Every request body is recorded in `requests` (parsed JSON), in arrival order.
+fails clearly. Instead of a script, a `responder` function may compute each step from the request
+body — concurrent agents (one per clause) need answers that depend on the conversation, not on
+arrival order. Every request body is recorded in `requests` (parsed JSON), in arrival order.
+Requests are served concurrently (one thread each), each after `latency` seconds.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Callable
 from types import TracebackType
 from typing import Any
 
@@ -62,6 +66,8 @@ class InvalidJSON:
 
 
 Step = Reply | HttpError | Hang | InvalidJSON
+Responder = Callable[[dict[str, Any]], Step]
+"""Request body → the step to answer it with."""
 
 
 def _tool_calls(reply: Reply) -> list[dict[str, Any]]:
@@ -85,9 +91,19 @@ def _tool_calls(reply: Reply) -> list[dict[str, Any]]:
 class FakeLLM:
     """The server; a context manager that starts it on 127.0.0.1 (free port) and stops it."""
 
-    def __init__(self, script: list[Step], *, latency: float = 0.0) -> None:
-        """Serve `script` in order, waiting `latency` seconds before each answer."""
-        self.script = list(script)
+    def __init__(
+        self,
+        script: list[Step] | None = None,
+        *,
+        responder: Responder | None = None,
+        latency: float = 0.0,
+    ) -> None:
+        """Serve `script` in order (or ask `responder`), waiting `latency` seconds before each
+        answer."""
+        if (script is None) == (responder is None):
+            raise ValueError("give FakeLLM either a script or a responder")
+        self.script = list(script or [])
+        self.responder = responder
         self.latency = latency
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
@@ -128,10 +144,12 @@ class FakeLLM:
             self._thread.join(timeout=5)
 
     def _next_step(self, body: dict[str, Any], headers: dict[str, str]) -> Step | None:
-        """Record a request and take the next step of the script."""
+        """Record a request and take the next step of the script (or the responder's)."""
         with self._lock:
             self.requests.append(body)
             self.headers.append(headers)
+            if self.responder is not None:
+                return self.responder(body)
             return self.script.pop(0) if self.script else None
 
     def _handler_class(self) -> type[BaseHTTPRequestHandler]:
