@@ -53,3 +53,16 @@ class SkillError(ContractReviewError):
 
     The dispatcher turns it into `SkillResult(success=False, error=<message>)`.
     """
+
+
+class LLMError(ContractReviewError):
+    """The LLM endpoint could not give an answer; the message says why, in one line.
+
+    `endpoint_down` marks failures that every further request would repeat (the endpoint
+    cannot be reached, or refuses us: 401/403/404), so callers can stop asking it.
+    """
+
+    def __init__(self, message: str, *, endpoint_down: bool = False) -> None:
+        """An LLM failure described by `message`."""
+        super().__init__(message)
+        self.endpoint_down = endpoint_down

@@ -32,7 +32,6 @@ from contract_review.exports.report import write_reports
 from contract_review.graph import _store
 from contract_review.graph.builder import build_review_graph, item_keys, review_serde
 from contract_review.graph.events import EventType, ReviewEvent
-from contract_review.llm_client import LLMClient
 from contract_review.models import (
     DocumentFormat,
     DocumentRole,
@@ -250,11 +249,12 @@ async def start_review(
     ask: AskFn | None = None,
     progress: ProgressFn | None = None,
     on_event: EventFn | None = None,
+    stream_tokens: bool = False,
 ) -> TaskManifest:
     """Run a new review to the end (asking `ask` for decisions when interactive).
 
     LLM mode is on when `settings` name an endpoint (`LLM_BASE_URL`) and `use_react_agent`
-    is true; `on_event` then also sees tokens and tool calls."""
+    is true; `on_event` then also sees tool calls, and model tokens with `stream_tokens`."""
     settings = settings or get_settings()
     docs = _documents(options)
     task_id = datetime.now(UTC).strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
@@ -264,7 +264,7 @@ async def start_review(
     _save(manifest, settings)
     _register(task_id, docs)
     state = _initial_state(manifest, docs)
-    return await _run(manifest, docs, state, settings, ask, progress, on_event)
+    return await _run(manifest, docs, state, settings, ask, progress, on_event, stream_tokens)
 
 
 async def resume_review(
@@ -274,13 +274,14 @@ async def resume_review(
     ask: AskFn | None = None,
     progress: ProgressFn | None = None,
     on_event: EventFn | None = None,
+    stream_tokens: bool = False,
 ) -> TaskManifest:
     """Continue a task from its last checkpoint (after a crash or an interruption)."""
     settings = settings or get_settings()
     manifest = load_manifest(task_id, settings)
     docs = _documents(manifest.options)
     _register(task_id, docs)
-    return await _run(manifest, docs, None, settings, ask, progress, on_event)
+    return await _run(manifest, docs, None, settings, ask, progress, on_event, stream_tokens)
 
 
 async def _run(
@@ -291,6 +292,7 @@ async def _run(
     ask: AskFn | None,
     progress: ProgressFn | None,
     on_event: EventFn | None,
+    stream_tokens: bool,
 ) -> TaskManifest:
     def send(event: ReviewEvent) -> None:
         if on_event is not None:
@@ -298,11 +300,19 @@ async def _run(
 
     async with AsyncExitStack() as stack:
         saver = await stack.enter_async_context(_saver(settings))
-        llm = LLMClient.from_settings(settings) if settings.use_react_agent else None
+        llm = None
+        if settings.use_react_agent and settings.llm_base_url:
+            from contract_review.llm_client import LLMClient  # the SDK loads slowly: only when used
+
+            llm = LLMClient.from_settings(settings)
         if llm is not None:
             await stack.enter_async_context(llm)
         graph = build_review_graph(
-            checkpointer=saver, interrupt_before=[], settings=settings, llm=llm
+            checkpointer=saver,
+            interrupt_before=[],
+            settings=settings,
+            llm=llm,
+            stream_tokens=stream_tokens,
         )
         probe = _config(manifest.task_id, settings, 0)
         snapshot = await graph.aget_state(probe)

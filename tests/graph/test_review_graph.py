@@ -3,17 +3,11 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_asyncio
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
-from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
-from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from langgraph.types import Command
 
 from contract_review.documents import load_task_document
@@ -23,23 +17,6 @@ from contract_review.models import DiffStatus, DocumentRole, ReviewChecklistItem
 from contract_review.plugins import load_builtin_plugins
 from contract_review.plugins.registry import get_plugin
 from tests.conftest import EXAMPLES
-
-POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
-
-
-@pytest_asyncio.fixture(params=["memory", "sqlite", "postgres"])
-async def saver(
-    request: pytest.FixtureRequest, tmp_path: Path
-) -> AsyncIterator[BaseCheckpointSaver[Any]]:
-    if request.param == "memory":
-        yield InMemorySaver()
-    elif request.param == "sqlite":
-        async with AsyncSqliteSaver.from_conn_string(str(tmp_path / "cp.sqlite")) as s:
-            yield s
-    else:
-        async with AsyncPostgresSaver.from_conn_string(POSTGRES) as s:
-            await s.setup()
-            yield s
 
 
 def _config() -> RunnableConfig:

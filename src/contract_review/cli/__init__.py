@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -33,7 +34,9 @@ from contract_review.review import (
 from contract_review.skills import create_dispatcher
 from contract_review.structure_parser import DocumentParserConfig, StructureParser
 
-from ._render import render_checklist, render_skills, render_tree
+from ._render import EventPrinter, render_checklist, render_skills, render_tree
+
+__all__ = ["EventPrinter", "app", "main"]
 
 app = typer.Typer(
     name="contract-review",
@@ -352,6 +355,45 @@ class _Progress:
         self.bar.update(self.task, completed=done, description=f"clause {clause}")
 
 
+class _LogToPrinter(logging.Handler):
+    """Engine log warnings on the review's console, through the printer's once-only warnings.
+
+    Without a handler Python prints them raw on stderr (garbling the progress bar), and a
+    warning both logged and reported as an event would show twice.
+    """
+
+    def __init__(self, printer: EventPrinter) -> None:
+        super().__init__(logging.WARNING)
+        self.printer = printer
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            text = record.getMessage()
+            if record.exc_info and record.exc_info[1] is not None:
+                exc = record.exc_info[1]
+                text += f" ({type(exc).__name__}: {exc})"
+            self.printer.warning(text)
+        except Exception:  # a log call must never break the review
+            self.handleError(record)
+
+
+@contextmanager
+def _live_output(verbose: bool) -> Iterator[tuple[_Progress, EventPrinter]]:
+    """The progress bar and the event printer of a review run, engine warnings routed to it."""
+    printer = EventPrinter(_err, verbose=verbose)
+    handler = _LogToPrinter(printer)
+    engine_log = logging.getLogger("contract_review")
+    engine_log.addHandler(handler)
+    try:
+        with _Progress() as progress:
+            yield progress, printer
+    finally:
+        engine_log.removeHandler(handler)
+
+
+_VERBOSE_HELP = "Print what the review does, live: nodes, tool calls, clause results, redlines."
+
+
 def _report_task(manifest: TaskManifest) -> None:
     _err.print(f"review {manifest.task_id}: {manifest.status}", markup=False)
     for kind, path in manifest.outputs.items():
@@ -373,6 +415,7 @@ def review(
         ApprovalMode, typer.Option(help="Approval of redlines.")
     ] = ApprovalMode.INTERACTIVE,
     out: Annotated[Path, typer.Option(help="Output folder.")] = Path("out"),
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help=_VERBOSE_HELP)] = False,
 ) -> None:
     """Review a contract: risks from your side, redlines, report and a redlined .docx."""
     with user_errors():
@@ -391,16 +434,23 @@ def review(
             approve=approve.value,
             out=out,
         )
-        with _Progress() as progress:
-            manifest = asyncio.run(start_review(options, ask=_ask_in_terminal, progress=progress))
+        with _live_output(verbose) as (progress, printer):
+            manifest = asyncio.run(
+                start_review(options, ask=_ask_in_terminal, progress=progress, on_event=printer)
+            )
     _report_task(manifest)
 
 
 @app.command()
-def resume(task_id: Annotated[str, typer.Argument(help="Task id (see 'list').")]) -> None:
+def resume(
+    task_id: Annotated[str, typer.Argument(help="Task id (see 'list').")],
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help=_VERBOSE_HELP)] = False,
+) -> None:
     """Continue an interrupted review (finished clauses and given decisions are kept)."""
-    with user_errors(), _Progress() as progress:
-        manifest = asyncio.run(resume_review(task_id, ask=_ask_in_terminal, progress=progress))
+    with user_errors(), _live_output(verbose) as (progress, printer):
+        manifest = asyncio.run(
+            resume_review(task_id, ask=_ask_in_terminal, progress=progress, on_event=printer)
+        )
     _report_task(manifest)
 
 

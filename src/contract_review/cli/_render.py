@@ -9,6 +9,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.tree import Tree
 
+from contract_review.graph.events import EventType, ReviewEvent, short
 from contract_review.models import ClauseNode, DocumentStructure, LoadedText
 
 
@@ -88,3 +89,117 @@ def render_checklist(console: Console, rows: list[dict[str, Any]]) -> None:
         )
     console.print(table)
     console.print(f"[dim]{len(rows)} items[/]")
+
+
+# --------------------------------------------------------------------------------------------
+# Live review events
+# --------------------------------------------------------------------------------------------
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _value(value: Any) -> str:
+    """A tool argument as the model would write it: strings quoted, the rest as JSON-ish."""
+    return repr(value) if isinstance(value, str) else str(value)
+
+
+class EventPrinter:
+    """Prints review events on `console`, one line each (the `--verbose` view of a review).
+
+    Warnings are always printed, each text once however often it is reported; everything else
+    only when `verbose`. LLM tokens are counted per clause and shown in the clause's done line.
+    Contract and tool text is printed literally (no markup, no emoji codes, no highlighting).
+    """
+
+    def __init__(self, console: Console, *, verbose: bool = False) -> None:
+        self.console = console
+        self.verbose = verbose
+        self._warned: set[str] = set()
+        self._tokens: dict[str, int] = {}
+
+    def __call__(self, event: ReviewEvent) -> None:
+        if event.type is EventType.WARNING:
+            self.warning(event.text or "")
+            return
+        if event.type is EventType.LLM_TOKEN:
+            key = event.clause_id or ""
+            self._tokens[key] = self._tokens.get(key, 0) + 1
+            return
+        if not self.verbose:
+            return
+        line, style = self._line(event)
+        if line:
+            self._print(line, style)
+
+    def warning(self, text: str) -> None:
+        """`warning: <text>` in yellow, unless this text was already printed."""
+        text = " ".join(text.split())
+        if not text or text in self._warned:
+            return
+        self._warned.add(text)
+        self._print(f"warning: {text}", "yellow")
+
+    def _print(self, line: str, style: str) -> None:
+        self.console.print(
+            line,
+            style=style or None,
+            markup=False,
+            emoji=False,
+            highlight=False,
+            soft_wrap=True,
+        )
+
+    def _line(self, event: ReviewEvent) -> tuple[str, str]:
+        prefix = f"[clause {event.clause_id}] " if event.clause_id else ""
+        data = event.data
+        match event.type:
+            case EventType.NODE_START | EventType.NODE_END:
+                node = event.node or ""
+                if not node or node.startswith("__") or (node == "clause_review" and not prefix):
+                    return "", ""  # a clause branch without its clause says nothing
+                verb = "start" if event.type is EventType.NODE_START else "end"
+                return f"{prefix}{verb} {node}", "dim"
+            case EventType.TOOL_START:
+                args = ", ".join(f"{k}={_value(v)}" for k, v in (event.arguments or {}).items())
+                return f"{prefix}tool {event.tool or '?'}({short(args, 120)}) …", ""
+            case EventType.TOOL_END:
+                outcome = "ok" if event.ok else "error"
+                detail = short(event.text or "", 120)
+                line = f"{prefix}tool {event.tool or '?'} → {outcome}"
+                return (f"{line}: {detail}" if detail else line), "" if event.ok else "red"
+            case EventType.CLAUSE_DONE:
+                return prefix + self._done(event), "bold"
+            case EventType.DIFF_PROPOSED:
+                return prefix + "redline proposed: " + self._redline(data), ""
+            case EventType.INTERRUPT:
+                n = int(data.get("diffs", 0) or 0)
+                return f"waiting for approval of {n} redline(s)", "bold"
+        return "", ""
+
+    def _done(self, event: ReviewEvent) -> str:
+        data = event.data
+        mode = str(data.get("mode") or "deterministic")
+        reason = " ".join(str(data.get("reason") or "").split())
+        parts = [
+            "llm" if mode == "llm" else "rules only",
+            _plural(int(data.get("risks", 0) or 0), "risk"),
+            _plural(int(data.get("diffs", 0) or 0), "redline"),
+        ]
+        tokens = self._tokens.pop(event.clause_id or "", 0)
+        if tokens:
+            parts.append(f"{tokens} tokens streamed")
+        why = f" — {reason}" if reason and mode != "llm" else ""
+        return "done: " + ", ".join(parts) + why
+
+    @staticmethod
+    def _redline(diff: dict[str, Any]) -> str:
+        action = str(diff.get("action_type") or "replace")
+        original = short(str(diff.get("original_text") or ""), 60)
+        proposed = short(str(diff.get("proposed_text") or ""), 60)
+        if action == "delete":
+            return f"delete '{original}'"
+        if action == "insert":
+            return f"insert '{proposed}' after '{original}'"
+        return f"{action} '{original}' → '{proposed}'"

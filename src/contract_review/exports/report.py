@@ -6,8 +6,10 @@ their paths by kind ("html", "md", "json"). `render_markdown` / `render_html` re
 
 Both reports hold the same content: a header (contract, our party, domain, date), an executive
 summary (risk counts by severity, redline statuses, clauses reviewed, deterministic vs LLM
-clauses, completeness), the key risks (high first), one section per reviewed clause in checklist
-order (risks with their verbatim quotes, deviations, redlines, notes), and the warnings and
+clauses, the model and its token usage, completeness), the key risks (high first), one section
+per reviewed clause in checklist order (analysis mode and why the rules ran instead of the LLM,
+what the LLM agent did, text addressed to an AI reviewer, risks with their verbatim quotes
+(those the model found marked "(LLM)"), deviations, redlines, notes), and the warnings and
 hidden text of the file (shown verbatim, flagged as possible prompt injection).
 
 Contract text is untrusted. The HTML page escapes every piece of it with `html.escape`, and
@@ -29,6 +31,8 @@ from pathlib import Path
 
 from contract_review.models import (
     ActionType,
+    AgentRunInfo,
+    ClauseFindings,
     Deviation,
     DiffStatus,
     DocumentDiff,
@@ -108,6 +112,28 @@ _LABELS: dict[str, dict[str, str]] = {
         "no_warnings": "No warnings and no hidden text.",
         "summary_notes": "Summary",
         "total": "total",
+        "llm": "LLM",
+        "llm_usage": "{model}, {calls} calls, {prompt} prompt + {completion} completion tokens",
+        "unknown_model": "unknown model",
+        "rules_only": "Rules only",
+        "agent": "Agent",
+        "agent_steps": "{n} step|{n} steps",
+        "agent_tools": "tools {tools}",
+        "agent_no_tools": "no tools",
+        "agent_stop": "stop: {reason}",
+        "agent_error": "error: {error}",
+        "agent_quotes": "LLM quotes: {parts}",
+        "quotes_verbatim": "{n} verbatim",
+        "quotes_repaired": "{n} re-anchored",
+        "quotes_dropped": "{n} dropped",
+        "agent_duplicates": "{n} duplicate of a rule finding|{n} duplicates of rule findings",
+        "list_sep": ", ",
+        "pair_sep": ", ",
+        "part_sep": "; ",
+        "injection_flag": (
+            "⚠ Text addressed to an AI reviewer — treated as contract text, not obeyed"
+        ),
+        "llm_finding": " (LLM)",
     },
     "zh": {
         "title": "合同审查报告",
@@ -162,6 +188,26 @@ _LABELS: dict[str, dict[str, str]] = {
         "no_warnings": "无警告，无隐藏文字。",
         "summary_notes": "总结",
         "total": "合计",
+        "llm": "大模型",
+        "llm_usage": "{model}，调用 {calls} 次，输入 {prompt} + 输出 {completion} 个 token",
+        "unknown_model": "未知模型",
+        "rules_only": "仅规则分析",
+        "agent": "智能体",
+        "agent_steps": "{n} 步",
+        "agent_tools": "工具 {tools}",
+        "agent_no_tools": "未调用工具",
+        "agent_stop": "停止原因：{reason}",
+        "agent_error": "错误：{error}",
+        "agent_quotes": "大模型引用：{parts}",
+        "quotes_verbatim": "{n} 处与原文一致",
+        "quotes_repaired": "{n} 处重新定位",
+        "quotes_dropped": "{n} 处已丢弃",
+        "agent_duplicates": "{n} 项与规则结论重复",
+        "list_sep": "、",
+        "pair_sep": "，",
+        "part_sep": "；",
+        "injection_flag": "⚠ 含有针对 AI 审查者的文字——已作为合同文本处理，未执行",
+        "llm_finding": "（大模型）",
     },
 }
 
@@ -226,6 +272,14 @@ class _Labels:
         """Label of an enum value (severity, status, action...); the value itself if unknown."""
         raw = str(getattr(value, "value", value))
         return _VALUE_LABELS[self.lang].get(raw, raw)
+
+    def fmt(self, key: str, **values: object) -> str:
+        """A label template filled in; "singular|plural" templates pick by `n`."""
+        template = self(key)
+        if "|" in template:
+            singular, plural = template.split("|", 1)
+            template = singular if values.get("n") == 1 else plural
+        return template.format(**values)
 
     @property
     def colon(self) -> str:
@@ -298,6 +352,69 @@ def _clause_title(reviewed: ReviewedClause) -> str:
 def _domain(result: ReviewResult) -> str:
     parts = [p for p in (result.domain_id, result.domain_subtype) if p]
     return " / ".join(parts)
+
+
+# --------------------------------------------------------------------------------------------
+# LLM mode: usage, per-clause mode and agent run, model findings (plain text; callers escape)
+# --------------------------------------------------------------------------------------------
+
+LLM_SKILL = "react_agent"
+"""The source skill of risks the LLM agent found."""
+
+
+def _usage_text(result: ReviewResult, t: _Labels) -> str | None:
+    """'<model>, N calls, P prompt + C completion tokens' when the run used a model."""
+    usage = result.llm_usage
+    if usage is None:
+        return None
+    return t.fmt(
+        "llm_usage",
+        model=result.llm_model or t("unknown_model"),
+        calls=usage.calls,
+        prompt=usage.prompt_tokens,
+        completion=usage.completion_tokens,
+    )
+
+
+def _mode_text(findings: ClauseFindings, t: _Labels) -> str:
+    """The clause's analysis mode, with the reason when the rules ran instead of the LLM."""
+    if findings.analysis_mode != "llm" and findings.mode_reason:
+        return f"{t('rules_only')} — {' '.join(findings.mode_reason.split())}"
+    return t.value(findings.analysis_mode or "deterministic")
+
+
+def _agent_text(agent: AgentRunInfo, t: _Labels) -> str:
+    """One line on what the agent did: steps, tools, stop reason, quote checks, duplicates."""
+    tools = (
+        t.fmt("agent_tools", tools=t("list_sep").join(agent.tools_used))
+        if agent.tools_used
+        else t("agent_no_tools")
+    )
+    parts = [
+        t.fmt("agent_steps", n=agent.steps_taken) + t("pair_sep") + tools,
+        t.fmt("agent_stop", reason=agent.stop_reason),
+    ]
+    if agent.error:
+        parts.append(t.fmt("agent_error", error=" ".join(agent.error.split())))
+    quotes = [
+        t.fmt(key, n=n)
+        for key, n in (
+            ("quotes_verbatim", agent.quotes_verbatim),
+            ("quotes_repaired", agent.quotes_repaired),
+            ("quotes_dropped", agent.quotes_dropped),
+        )
+        if n
+    ]
+    if quotes:
+        parts.append(t.fmt("agent_quotes", parts=t("pair_sep").join(quotes)))
+    if agent.duplicates:
+        parts.append(t.fmt("agent_duplicates", n=agent.duplicates))
+    return t("part_sep").join(parts)
+
+
+def _llm_suffix(risk: RiskPoint, t: _Labels) -> str:
+    """' (LLM)' after a risk the model found, so it reads apart from the rule findings."""
+    return t("llm_finding") if LLM_SKILL in risk.source_skills else ""
 
 
 # --------------------------------------------------------------------------------------------
@@ -391,7 +508,8 @@ def _md_counts(counts: dict[str, int], order: Iterable[str], t: _Labels) -> str:
 def _md_risk(risk: RiskPoint, t: _Labels, indent: str = "") -> list[str]:
     level = t.value(risk.risk_level)
     lines = [
-        f"{indent}- **[{level}] {_md_inline(risk.risk_type)}**{t.colon}{_md_inline(risk.description)}"
+        f"{indent}- **[{level}] {_md_inline(risk.risk_type)}{_llm_suffix(risk, t)}**{t.colon}"
+        f"{_md_inline(risk.description)}"
     ]
     sub = indent + "  "
     if risk.reason:
@@ -477,8 +595,11 @@ def render_markdown(result: ReviewResult) -> str:
         f"- **{t('clauses_reviewed')}**{t.colon}{s.clauses} "
         f"({t('clauses_completed')} {s.completed})",
         f"- **{t('mode')}**{t.colon}{_md_counts(s.modes, s.modes, t)}",
-        f"- **{t('complete')}**{t.colon}{t('yes') if result.is_complete else t('no')}",
     ]
+    usage = _usage_text(result, t)
+    if usage is not None:
+        lines.append(f"- **{t('llm')}**{t.colon}{_md_inline(usage)}")
+    lines.append(f"- **{t('complete')}**{t.colon}{t('yes') if result.is_complete else t('no')}")
     if not result.is_complete:
         lines += ["", f"**{t('incomplete_note')}**"]
     if result.summary_notes:
@@ -492,7 +613,8 @@ def render_markdown(result: ReviewResult) -> str:
         reviewed = result.clauses[index]
         lines.append(
             f"- **[{t.value(risk.risk_level)}]** {t('clause')} {_md_inline(reviewed.item.clause_id)}"
-            f" — {_md_inline(risk.risk_type)}{t.colon}{_md_inline(risk.description)}"
+            f" — {_md_inline(risk.risk_type)}{_llm_suffix(risk, t)}{t.colon}"
+            f"{_md_inline(risk.description)}"
         )
     if s.key_risks:
         lines.append("")
@@ -527,13 +649,20 @@ def _md_clause(reviewed: ReviewedClause, t: _Labels) -> list[str]:
     if item.topic:
         lines.append(f"- **{t('topic')}**{t.colon}{_md_inline(item.topic)}")
     lines.append(f"- **{t('priority')}**{t.colon}{t.value(item.priority)}")
-    mode = t.value(findings.analysis_mode)
+    mode = _md_inline(_mode_text(findings, t))
     if not findings.completed:
         mode += f" ({t('not_completed')})"
     lines.append(f"- **{t('mode')}**{t.colon}{mode}")
+    if findings.agent is not None:
+        lines.append(f"- **{t('agent')}**{t.colon}{_md_inline(_agent_text(findings.agent, t))}")
     if item.description:
         lines.append(f"- **{t('to_check')}**{t.colon}{_md_inline(item.description)}")
     lines.append("")
+    if findings.injection_flags:
+        lines += [f"**{t('injection_flag')}**", ""]
+        for quote in findings.injection_flags:
+            lines.extend(_md_quote(quote))
+            lines.append("")
     if reviewed.clause_text:
         lines += [f"**{t('clause_text')}**", ""]
         lines.extend(_md_quote(reviewed.clause_text))
@@ -610,6 +739,7 @@ blockquote, .text { margin: .4rem 0; padding: .4rem .75rem; border-left: 3px sol
 del { color: var(--high); background: #fee4e2; text-decoration: line-through; }
 ins { color: var(--low); background: #dcfae6; text-decoration: underline; }
 .anchor { color: var(--muted); }
+.llm-finding { color: #6941c6; font-weight: 600; }
 .muted, .evidence { color: var(--muted); font-size: .85rem; }
 ul.keyrisks li { margin: .2rem 0; }
 nav.toc ol { columns: 2; }
@@ -635,12 +765,17 @@ def _badge(value: object, t: _Labels) -> str:
     return f'<span class="badge {raw}">{_e(t.value(value))}</span>'
 
 
+def _html_llm_suffix(risk: RiskPoint, t: _Labels) -> str:
+    suffix = _llm_suffix(risk, t)
+    return f'<span class="llm-finding">{_e(suffix)}</span>' if suffix else ""
+
+
 def _html_risk(risk: RiskPoint, t: _Labels) -> str:
     level = _e(_level(risk.risk_level))
     parts = [
         f'<div class="risk {level}">',
-        f"<p>{_badge(risk.risk_level, t)} <strong>{_e(risk.risk_type)}</strong>{t.colon}"
-        f"{_e(risk.description)}</p>",
+        f"<p>{_badge(risk.risk_level, t)} <strong>{_e(risk.risk_type)}</strong>"
+        f"{_html_llm_suffix(risk, t)}{t.colon}{_e(risk.description)}</p>",
     ]
     if risk.reason:
         parts.append(f"<p><strong>{_e(t('reason'))}</strong>{t.colon}{_e(risk.reason)}</p>")
@@ -694,10 +829,12 @@ def _html_clause(index: int, reviewed: ReviewedClause, t: _Labels) -> str:
     if item.topic:
         meta.append((t("topic"), _e(item.topic)))
     meta.append((t("priority"), _badge(item.priority, t)))
-    mode = _e(t.value(findings.analysis_mode))
+    mode = _e(_mode_text(findings, t))
     if not findings.completed:
         mode += f' <span class="muted">({_e(t("not_completed"))})</span>'
     meta.append((t("mode"), mode))
+    if findings.agent is not None:
+        meta.append((t("agent"), _e(_agent_text(findings.agent, t))))
     if item.description:
         meta.append((t("to_check"), _e(item.description)))
     parts = [
@@ -707,6 +844,11 @@ def _html_clause(index: int, reviewed: ReviewedClause, t: _Labels) -> str:
         *(f"<dt>{_e(k)}</dt><dd>{v}</dd>" for k, v in meta),
         "</dl>",
     ]
+    if findings.injection_flags:
+        parts.append('<div class="alert injection">')
+        parts.append(f"<p><strong>{_e(t('injection_flag'))}</strong></p>")
+        parts.extend(f"<blockquote>{_e(q)}</blockquote>" for q in findings.injection_flags)
+        parts.append("</div>")
     if reviewed.clause_text:
         parts.append(f'<p class="muted">{_e(t("clause_text"))}</p>')
         parts.append(f'<div class="text clause-text">{_e(reviewed.clause_text)}</div>')
@@ -806,8 +948,11 @@ def render_html(result: ReviewResult) -> str:
             _e(", ".join(f"{t.value(k)} {v}" for k, v in s.modes.items())),
         ),
         "</div>",
-        f"<p><strong>{_e(t('complete'))}</strong>{t.colon}{_e(complete)}</p>",
     ]
+    usage = _usage_text(result, t)
+    if usage is not None:
+        out.append(f"<p><strong>{_e(t('llm'))}</strong>{t.colon}{_e(usage)}</p>")
+    out.append(f"<p><strong>{_e(t('complete'))}</strong>{t.colon}{_e(complete)}</p>")
     if not result.is_complete:
         out.append(f'<p class="alert">{_e(t("incomplete_note"))}</p>')
     if result.summary_notes:
@@ -828,7 +973,8 @@ def render_html(result: ReviewResult) -> str:
             clause_id = result.clauses[index].item.clause_id
             out.append(
                 f'<li><a href="#clause-{index + 1}">{_e(t("clause"))} {_e(clause_id)}</a> — '
-                f"<strong>{_e(risk.risk_type)}</strong>{t.colon}{_e(risk.description)}</li>"
+                f"<strong>{_e(risk.risk_type)}</strong>{_html_llm_suffix(risk, t)}{t.colon}"
+                f"{_e(risk.description)}</li>"
             )
         out.append("</ul>")
     other = [(i, r) for i, r in s.key_risks if _level(r.risk_level) not in severities]

@@ -30,7 +30,6 @@ from langgraph.types import Send, interrupt
 
 from contract_review import models
 from contract_review.config import Settings, get_settings
-from contract_review.llm_client import ChatModel
 from contract_review.models import (
     ActionType,
     AgentRunInfo,
@@ -48,12 +47,13 @@ from contract_review.models import (
 )
 from contract_review.skills import create_dispatcher
 from contract_review.skills.dispatcher import SkillDispatcher
+from contract_review.types import ChatModel
 
 from . import _store
 from .events import EventType, ReviewEvent, emit
 from .injection import find_injections
 from .prompts import build_react_agent_messages
-from .react_agent import run_react_agent
+from .react_agent import AgentOutcome, run_react_agent
 from .risk_rules import RULES, anchor_quote, risks_from_skill_outputs
 from .state import ClauseIn, ClauseState, ReviewGraphState
 
@@ -388,6 +388,19 @@ class _LLMHealth:
 
 
 _INJECTION_RISK_TYPE = "embedded instruction to AI reviewers"
+_INJECTION_TEXT = {
+    "en": (
+        "The clause contains text addressed to an AI reviewer, apparently meant to steer an "
+        "automated review. It was treated as contract text, not obeyed.",
+        "Text written to manipulate a review is a red flag about the draft.",
+        "Ask who inserted it and remove it; read this clause with extra care.",
+    ),
+    "zh": (
+        "本条含有针对AI审查工具的指令性文字，似乎意在操纵自动审查；系统将其视为合同文本，未予执行。",
+        "意图操纵审查的文字本身即是对该稿件的警示信号。",
+        "请查明插入者并要求删除；对本条款应格外仔细审阅。",
+    ),
+}
 _LLM_SOURCE = "react_agent"
 _LEVELS = {
     "high": RiskLevel.HIGH,
@@ -416,8 +429,9 @@ def _location(clause: ClauseNode, text: str, rel: int) -> TextLocation:
     )
 
 
-def _injection_risks(clause: ClauseNode) -> tuple[list[RiskPoint], list[str]]:
+def _injection_risks(clause: ClauseNode, language: str) -> tuple[list[RiskPoint], list[str]]:
     """A risk for each piece of clause text that tries to instruct an AI reviewer."""
+    description, reason, analysis = _INJECTION_TEXT["zh" if language.startswith("zh") else "en"]
     risks, quotes = [], []
     for start, end in find_injections(clause.text):
         quote = clause.text[start:end]
@@ -428,12 +442,9 @@ def _injection_risks(clause: ClauseNode) -> tuple[list[RiskPoint], list[str]]:
                 clause_id=clause.clause_id,
                 risk_level=RiskLevel.HIGH,
                 risk_type=_INJECTION_RISK_TYPE,
-                description=(
-                    "The clause contains text addressed to an AI reviewer, apparently meant to "
-                    "steer an automated review. It was treated as contract text, not obeyed."
-                ),
-                reason="Text written to manipulate a review is a red flag about the draft.",
-                analysis="Ask who inserted it and remove it; read this clause with extra care.",
+                description=description,
+                reason=reason,
+                analysis=analysis,
                 location=_location(clause, quote, start),
                 source_skills=["injection_check"],
             )
@@ -524,11 +535,13 @@ class _ClauseNodes:
         llm: ChatModel | None = None,
         settings: Settings | None = None,
         off_reason: str = "",
+        stream_tokens: bool = False,
     ) -> None:
         self.dispatcher = dispatcher
         self.llm = llm
         self.settings = settings or get_settings()
         self.off_reason = off_reason
+        self.stream_tokens = stream_tokens and self.settings.llm_stream
         self.health = _LLMHealth()
 
     async def clause_analyze(self, s: ClauseState) -> dict[str, Any]:
@@ -547,19 +560,17 @@ class _ClauseNodes:
                 "mode_reason": "clause not found",
             }
         skill_state = _skill_state(task, inputs)
-        # Deterministic mode runs the skills whose output a rule turns into risks; context and
-        # retrieval skills (no rule) serve the LLM agent and drafting, not this step.
-        skills = [skill for skill in item.required_skills if skill in RULES]
-        results = await asyncio.gather(
-            *(
-                self.dispatcher.prepare_and_call(skill, clause.clause_id, structure, skill_state)
-                for skill in skills
-            )
-        )
-        outputs = {r.skill_id: r.data for r in results if r.success}
-        notes = [f"{r.skill_id}: {r.error}" for r in results if not r.success]
-        injected, flags = _injection_risks(clause)
-        risks = [*injected, *risks_from_skill_outputs(clause, outputs)]
+        # The agent's first request goes out before the rules run, so their CPU time overlaps
+        # the model's latency instead of adding to every clause's critical path (SPEC-35).
+        agent: asyncio.Task[AgentOutcome | dict[str, Any]] | None = None
+        if self.llm is not None and self.health.down_reason is None:
+            agent = asyncio.create_task(self._run_agent(s, clause, structure, skill_state))
+        try:
+            risks, notes, flags = await self._rules(s, clause, structure, skill_state)
+            outcome = await agent if agent is not None else None
+        finally:
+            if agent is not None and not agent.done():
+                agent.cancel()
         out: dict[str, Any] = {
             "risks": risks,
             "diffs": [],
@@ -569,26 +580,49 @@ class _ClauseNodes:
             "mode": "deterministic",
             "mode_reason": self.off_reason,
         }
-        if flags:
-            notes.append(
-                f"{len(flags)} passage(s) addressed to an AI reviewer; treated as contract text"
-            )
         if self.llm is None:
             return out
-        if self.health.down_reason is not None:
-            out["mode_reason"] = f"LLM endpoint unusable: {self.health.down_reason}"
-            return out
-        return {**out, **await self._agent(s, clause, structure, skill_state, risks)}
+        if outcome is None:
+            return {**out, "mode_reason": f"LLM endpoint unusable: {self.health.down_reason}"}
+        if isinstance(outcome, dict):  # fell back: reason and agent info
+            return {**out, **outcome}
+        return {**out, **self._merge(clause, outcome, risks, notes)}
 
-    async def _agent(
+    async def _rules(
         self,
         s: ClauseState,
         clause: ClauseNode,
         structure: DocumentStructure | None,
         skill_state: dict[str, Any],
-        risks: list[RiskPoint],
-    ) -> dict[str, Any]:
-        """The ReAct agent on the clause, within the clause time limit (SPEC-35)."""
+    ) -> tuple[list[RiskPoint], list[str], list[str]]:
+        """(risks, notes, injection quotes) of the rules over the item's skills."""
+        # Deterministic mode runs the skills whose output a rule turns into risks; context and
+        # retrieval skills (no rule) serve the LLM agent and drafting, not this step.
+        skills = [skill for skill in s["item"].required_skills if skill in RULES]
+        results = await asyncio.gather(
+            *(
+                self.dispatcher.prepare_and_call(skill, clause.clause_id, structure, skill_state)
+                for skill in skills
+            )
+        )
+        outputs = {r.skill_id: r.data for r in results if r.success}
+        notes = [f"{r.skill_id}: {r.error}" for r in results if not r.success]
+        injected, flags = _injection_risks(clause, str(s["task"].get("language") or "en"))
+        if flags:
+            notes.append(
+                f"{len(flags)} passage(s) addressed to an AI reviewer; treated as contract text"
+            )
+        return [*injected, *risks_from_skill_outputs(clause, outputs)], notes, flags
+
+    async def _run_agent(
+        self,
+        s: ClauseState,
+        clause: ClauseNode,
+        structure: DocumentStructure | None,
+        skill_state: dict[str, Any],
+    ) -> AgentOutcome | dict[str, Any]:
+        """The ReAct agent on the clause within the clause time limit (SPEC-35): its outcome,
+        or the fallback's `mode_reason` and agent info."""
         assert self.llm is not None
         item, task, settings = s["item"], s["task"], self.settings
         messages = build_react_agent_messages(
@@ -617,7 +651,7 @@ class _ClauseNodes:
                     max_iterations=settings.react_max_iterations,
                     temperature=settings.react_temperature,
                     max_tool_calls_per_step=settings.react_max_tool_calls_per_step,
-                    stream_tokens=settings.llm_stream,
+                    stream_tokens=self.stream_tokens,
                 ),
                 timeout=settings.react_clause_timeout,
             )
@@ -648,9 +682,15 @@ class _ClauseNodes:
             }.get(info.stop_reason, f"LLM agent stopped ({info.stop_reason}) without an answer")
             detail = f": {info.error}" if info.error else ""
             return {"mode_reason": why + detail, "agent": info}
-        used = info.tools_used
-        kept, suggestions, info = _llm_risks(clause, outcome.risks, risks, info, used)
-        notes = list(s.get("notes", []))
+        return outcome
+
+    @staticmethod
+    def _merge(
+        clause: ClauseNode, outcome: AgentOutcome, risks: list[RiskPoint], notes: list[str]
+    ) -> dict[str, Any]:
+        """The agent's checked findings added to the rules' (`notes` gets the quote counts)."""
+        info = outcome.info
+        kept, suggestions, info = _llm_risks(clause, outcome.risks, risks, info, info.tools_used)
         if info.quotes_repaired or info.quotes_dropped:
             notes.append(
                 f"LLM quotes: {info.quotes_verbatim} verbatim, {info.quotes_repaired} re-anchored "
@@ -848,12 +888,15 @@ def build_review_graph(
     dispatcher: SkillDispatcher | None = None,
     settings: Settings | None = None,
     llm: ChatModel | None = None,
+    stream_tokens: bool = False,
 ) -> CompiledStateGraph[Any, Any, Any, Any]:
     """The compiled review graph.
 
     `interrupt_before` defaults to `["human_approval"]` (SPEC-4); pass `[]` for unattended
     runs. `checkpointer` defaults to an in-memory saver. With `llm` (and `use_react_agent` on
-    in `settings`) each clause is analysed by the ReAct agent as well as by the rules.
+    in `settings`) each clause is analysed by the ReAct agent as well as by the rules;
+    `stream_tokens` streams the model's answers as `llm_token` events (it costs CPU: only
+    when someone shows them).
     """
     if interrupt_before is None:
         interrupt_before = ["human_approval"]
@@ -865,7 +908,7 @@ def build_review_graph(
         off_reason = "no LLM endpoint configured (LLM_BASE_URL)"
     else:
         off_reason = ""
-    nodes = _ClauseNodes(dispatcher, llm, settings, off_reason)
+    nodes = _ClauseNodes(dispatcher, llm, settings, off_reason, stream_tokens)
     g = StateGraph(ReviewGraphState)
     g.add_node("init", node_init)
     g.add_node("parse_document", node_parse_document)

@@ -33,10 +33,11 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 from typing_extensions import TypedDict
 
-from contract_review.llm_client import ChatModel, LLMError
+from contract_review.errors import LLMError
 from contract_review.models import AgentRunInfo, DocumentStructure
 from contract_review.skills.dispatcher import SkillDispatcher
 from contract_review.skills.tool_adapter import parse_tool_calls
+from contract_review.types import ChatModel
 
 from .events import EventType, ReviewEvent, emit, short
 from .prompts import final_answer_instruction
@@ -145,7 +146,8 @@ def _serialize_tool_result(result_data: Any) -> str:
 
 
 def _json_candidates(text: str) -> list[Any]:
-    """JSON values found in `text`: the whole text, else each value starting at a '[' or '{'."""
+    """JSON values found in `text`: the whole text, else each value starting at a '[' or '{'
+    (left to right; values nested in one already found are skipped)."""
     stripped = text.strip()
     if stripped.startswith("```"):
         stripped = stripped.strip("`")
@@ -156,26 +158,36 @@ def _json_candidates(text: str) -> list[Any]:
         pass
     decoder = json.JSONDecoder()
     found: list[Any] = []
-    for i, ch in enumerate(stripped):
-        if ch in "[{":
+    i = 0
+    while i < len(stripped):
+        if stripped[i] in "[{":
             try:
-                value, _ = decoder.raw_decode(stripped, i)
+                value, end = decoder.raw_decode(stripped, i)
             except ValueError:
+                i += 1
                 continue
             found.append(value)
-            if isinstance(value, list):
-                break
+            i = end
+        else:
+            i += 1
     return found
 
 
 def _parse_risk_list(text: str) -> list[dict[str, Any]] | None:
-    """The answer's list of risk dicts; None when the answer holds no such list."""
+    """The answer's list of risk dicts; None when the answer holds no such list.
+
+    The first list holding a dict wins (prose may cite "[1]" before the real answer); a bare
+    `[]` means "no risks"."""
+    empty = False
     for value in _json_candidates(text or ""):
         if isinstance(value, dict):
             value = value.get("risks")
         if isinstance(value, list):
-            return [r for r in value if isinstance(r, dict)]
-    return None
+            risks = [r for r in value if isinstance(r, dict)]
+            if risks:
+                return risks
+            empty = empty or not value
+    return [] if empty else None
 
 
 def _parse_final_response(response_text: str) -> list[dict[str, Any]]:

@@ -76,6 +76,8 @@ class SkillDispatcher:
     ) -> None:
         self.settings = settings or get_settings()
         self._skills: dict[str, SkillRegistration] = {}
+        # JSON schemas cost ~40 ms a skill to generate; agents ask for them once per clause.
+        self._tool_definitions: dict[tuple[str | None, str | None], list[dict[str, Any]]] = {}
         if remote_client is None and self.settings.remote_skills_base_url:
             remote_client = RemoteSkillClient(
                 self.settings.remote_skills_base_url,
@@ -91,6 +93,7 @@ class SkillDispatcher:
         if registration.skill_id in self._skills:
             logger.info("skill %s re-registered", registration.skill_id)
         self._skills[registration.skill_id] = registration
+        self._tool_definitions.clear()
 
     def get_registration(self, skill_id: str) -> SkillRegistration | None:
         """The registration of `skill_id`, or None."""
@@ -108,10 +111,15 @@ class SkillDispatcher:
     def get_tool_definitions(
         self, *, domain_filter: str | None = None, category_filter: str | None = None
     ) -> list[dict[str, Any]]:
-        """OpenAI tool definitions of the active skills (generic + `domain_filter`)."""
-        return skills_to_tool_definitions(
-            self.list_skills(), domain_filter=domain_filter, category_filter=category_filter
-        )
+        """OpenAI tool definitions of the active skills (generic + `domain_filter`).
+
+        Built once per filter and shared: callers must not modify them."""
+        key = (domain_filter, category_filter)
+        if key not in self._tool_definitions:
+            self._tool_definitions[key] = skills_to_tool_definitions(
+                self.list_skills(), domain_filter=domain_filter, category_filter=category_filter
+            )
+        return list(self._tool_definitions[key])
 
     # -- calls ----------------------------------------------------------------------------
 

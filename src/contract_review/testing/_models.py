@@ -13,7 +13,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from contract_review.llm_client import LLMError, TokenCallback, TokenUsage
+from contract_review.errors import LLMError
+from contract_review.models import TokenUsage
+from contract_review.types import TokenCallback
 
 __all__ = ["CallInfo", "FunctionModel", "ModelTurn", "ScriptedModel", "TurnFunction"]
 

@@ -1,0 +1,43 @@
+"""Interfaces shared across the engine (no heavy imports here: the CLI loads this eagerly)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from contract_review.models import TokenUsage
+
+__all__ = ["ChatModel", "TokenCallback"]
+
+TokenCallback = Callable[[str], None]
+"""Called with each text delta of a streamed answer, in order."""
+
+
+class ChatModel(Protocol):
+    """What the engine needs of a chat model: `LLMClient`, or a test double from
+    `contract_review.testing`."""
+
+    usage: TokenUsage
+    """Calls and tokens counted so far."""
+
+    async def chat(
+        self,
+        messages: list[dict[str, Any]],
+        *,
+        temperature: float = 0.1,
+        max_tokens: int | None = None,
+    ) -> str:
+        """The assistant's text answer to `messages`."""
+        ...
+
+    async def chat_with_tools(
+        self,
+        messages: list[dict[str, Any]],
+        tools: list[dict[str, Any]] | None = None,
+        temperature: float = 0.1,
+        *,
+        on_token: TokenCallback | None = None,
+    ) -> tuple[str, list[dict[str, Any]]]:
+        """(text, tool calls in OpenAI dict form) for `messages`; `on_token` sees the text as
+        it streams."""
+        ...
