@@ -329,6 +329,7 @@ async def _run(
             payload: Any = state
             if state is None and snapshot.interrupts:
                 payload = Command(resume=_answers(snapshot.interrupts, ask))
+            branches: dict[str, str] = {}  # task id → clause id, for the end events
             while True:
                 interrupts: list[Any] = []
                 async for part in graph.astream(
@@ -345,7 +346,7 @@ async def _run(
                     if namespace:
                         continue  # inner steps of a clause speak through custom events
                     if mode == "tasks":
-                        send(_node_event(chunk))
+                        send(_node_event(chunk, branches))
                         continue
                     if "__interrupt__" in chunk:
                         interrupts.extend(chunk["__interrupt__"])
@@ -368,14 +369,18 @@ async def _run(
     return manifest
 
 
-def _node_event(task: dict[str, Any]) -> ReviewEvent:
-    """A LangGraph task event (stream mode "tasks") of a top-level node as a review event."""
+def _node_event(task: dict[str, Any], branches: dict[str, str]) -> ReviewEvent:
+    """A LangGraph task event (stream mode "tasks") of a top-level node as a review event;
+    `branches` remembers which clause each clause_review task is about."""
     branch = task.get("input") if task.get("name") == "clause_review" else None
     item = branch.get("item") if isinstance(branch, dict) else None
+    task_id = str(task.get("id", ""))
+    if isinstance(item, ReviewChecklistItem):
+        branches[task_id] = item.clause_id
     return ReviewEvent(
         type=EventType.NODE_END if "result" in task else EventType.NODE_START,
         node=str(task.get("name", "")),
-        clause_id=item.clause_id if isinstance(item, ReviewChecklistItem) else None,
+        clause_id=branches.get(task_id),
     )
 
 

@@ -436,7 +436,13 @@ def review(
         )
         with _live_output(verbose) as (progress, printer):
             manifest = asyncio.run(
-                start_review(options, ask=_ask_in_terminal, progress=progress, on_event=printer)
+                start_review(
+                    options,
+                    ask=_ask_in_terminal,
+                    progress=progress,
+                    on_event=printer,
+                    stream_tokens=verbose,
+                )
             )
     _report_task(manifest)
 
@@ -449,7 +455,13 @@ def resume(
     """Continue an interrupted review (finished clauses and given decisions are kept)."""
     with user_errors(), _live_output(verbose) as (progress, printer):
         manifest = asyncio.run(
-            resume_review(task_id, ask=_ask_in_terminal, progress=progress, on_event=printer)
+            resume_review(
+                task_id,
+                ask=_ask_in_terminal,
+                progress=progress,
+                on_event=printer,
+                stream_tokens=verbose,
+            )
         )
     _report_task(manifest)
 

@@ -30,6 +30,7 @@ from langgraph.types import Send, interrupt
 
 from contract_review import models
 from contract_review.config import Settings, get_settings
+from contract_review.errors import LLMError
 from contract_review.models import (
     ActionType,
     AgentRunInfo,
@@ -50,9 +51,10 @@ from contract_review.skills.dispatcher import SkillDispatcher
 from contract_review.types import ChatModel
 
 from . import _store
+from ._json import json_values
 from .events import EventType, ReviewEvent, emit
 from .injection import find_injections
-from .prompts import build_react_agent_messages
+from .prompts import build_react_agent_messages, build_redline_messages
 from .react_agent import AgentOutcome, run_react_agent
 from .risk_rules import RULES, anchor_quote, risks_from_skill_outputs
 from .state import ClauseIn, ClauseState, ReviewGraphState
@@ -263,10 +265,43 @@ def route_after_approval(state: ReviewGraphState) -> str:
 
 
 class _Redraft:
-    """The redraft node (it needs the dispatcher)."""
+    """The redraft node (it needs the dispatcher, and the model in LLM mode)."""
 
-    def __init__(self, dispatcher: SkillDispatcher) -> None:
-        self.dispatcher = dispatcher
+    def __init__(self, nodes: _ClauseNodes) -> None:
+        self.dispatcher = nodes.dispatcher
+        self.nodes = nodes
+
+    async def _llm_edit(
+        self, state: ReviewGraphState, clause: ClauseNode, risk: RiskPoint, instruction: str
+    ) -> tuple[RiskPoint, str] | None:
+        """The model's minimal edit for the reviewer's feedback: the risk re-quoted on the
+        words to change, and their replacement; None when the model gives no usable edit."""
+        llm, settings = self.nodes.llm, self.nodes.settings
+        if llm is None or self.nodes.health.down_reason is not None:
+            return None
+        messages = build_redline_messages(
+            language=state.get("language", "en"),
+            our_party=state.get("our_party", ""),
+            clause_id=clause.clause_id,
+            clause_text=clause.text,
+            risk=risk,
+            instruction=instruction,
+        )
+        try:
+            answer = await asyncio.wait_for(
+                llm.chat(messages, temperature=settings.react_temperature),
+                timeout=settings.react_clause_timeout,
+            )
+        except (TimeoutError, LLMError) as exc:
+            logger.info("LLM redraft of clause %s failed: %s", clause.clause_id, exc)
+            return None
+        edit = next((v for v in json_values(answer) if isinstance(v, dict)), None)
+        original = str((edit or {}).get("original_text") or "").strip()
+        proposed = str((edit or {}).get("suggested_text") or "").strip()
+        at = clause.text.find(original) if original else -1
+        if at == -1 or not proposed or proposed == original:
+            return None  # an edit of words the clause does not contain is no edit
+        return risk.model_copy(update={"location": _location(clause, original, at)}), proposed
 
     async def __call__(self, state: ReviewGraphState) -> dict[str, Any]:
         """One new draft per diff rejected with feedback, using the feedback as instruction."""
@@ -286,12 +321,17 @@ class _Redraft:
                 risk = next((r for r in f.risks if r.id == diff.risk_id), None)
                 if risk is None:
                     continue
+                arguments: dict[str, Any] = {"instruction": text}
+                clause = structure.get_clause(f.clause_id) if structure else None
+                edit = await self._llm_edit(state, clause, risk, text) if clause else None
+                if edit is not None:
+                    risk, arguments["proposed_text"] = edit
                 result = await self.dispatcher.prepare_and_call(
                     "draft_redline_comment",
                     f.clause_id,
                     structure,
                     skill_state,
-                    llm_arguments={"risk": risk.model_dump(mode="json"), "instruction": text},
+                    llm_arguments={"risk": risk.model_dump(mode="json"), **arguments},
                 )
                 redraft = _diff_from(result.data) if result.success else None
                 if redraft is not None and redraft.diff_id != diff.diff_id:
@@ -657,9 +697,7 @@ class _ClauseNodes:
             )
         except TimeoutError:
             limit = f"{settings.react_clause_timeout:g}"
-            logger.warning(
-                "react clause=%s timed out after %s s; rules only", clause.clause_id, limit
-            )
+            logger.info("react clause=%s timed out after %s s; rules only", clause.clause_id, limit)
             return {
                 "mode_reason": f"LLM agent timed out after {limit} s",
                 "agent": AgentRunInfo(
@@ -915,7 +953,7 @@ def build_review_graph(
     g.add_node("clause_review", _ClauseReview(nodes))  # type: ignore[call-overload]
     g.add_node("collect", node_collect)
     g.add_node("human_approval", node_human_approval)
-    g.add_node("redraft", _Redraft(dispatcher))
+    g.add_node("redraft", _Redraft(nodes))
     g.add_node("save_clause", node_save_clause)
     g.add_node("summarize", node_summarize)
     g.add_edge(START, "init")

@@ -39,6 +39,7 @@ from contract_review.skills.dispatcher import SkillDispatcher
 from contract_review.skills.tool_adapter import parse_tool_calls
 from contract_review.types import ChatModel
 
+from ._json import json_values
 from .events import EventType, ReviewEvent, emit, short
 from .prompts import final_answer_instruction
 
@@ -145,41 +146,13 @@ def _serialize_tool_result(result_data: Any) -> str:
     return _truncate(json.dumps(result_data, ensure_ascii=False, default=str))
 
 
-def _json_candidates(text: str) -> list[Any]:
-    """JSON values found in `text`: the whole text, else each value starting at a '[' or '{'
-    (left to right; values nested in one already found are skipped)."""
-    stripped = text.strip()
-    if stripped.startswith("```"):
-        stripped = stripped.strip("`")
-        stripped = stripped.split("\n", 1)[1] if "\n" in stripped else ""
-    try:
-        return [json.loads(stripped)]
-    except ValueError:
-        pass
-    decoder = json.JSONDecoder()
-    found: list[Any] = []
-    i = 0
-    while i < len(stripped):
-        if stripped[i] in "[{":
-            try:
-                value, end = decoder.raw_decode(stripped, i)
-            except ValueError:
-                i += 1
-                continue
-            found.append(value)
-            i = end
-        else:
-            i += 1
-    return found
-
-
 def _parse_risk_list(text: str) -> list[dict[str, Any]] | None:
     """The answer's list of risk dicts; None when the answer holds no such list.
 
     The first list holding a dict wins (prose may cite "[1]" before the real answer); a bare
     `[]` means "no risks"."""
     empty = False
-    for value in _json_candidates(text or ""):
+    for value in json_values(text or ""):
         if isinstance(value, dict):
             value = value.get("risks")
         if isinstance(value, list):
@@ -258,7 +231,8 @@ async def node_agent(state: AgentState, runtime: Runtime[AgentContext]) -> dict[
     except GraphBubbleUp:
         raise
     except Exception as exc:  # any model failure ends the run; the caller falls back
-        logger.warning("react clause=%s step=%d LLM call failed: %s", ctx.clause_id, step, exc)
+        # per clause, not a user warning: the report gives each clause's mode and reason
+        logger.info("react clause=%s step=%d LLM call failed: %s", ctx.clause_id, step, exc)
         emit(ReviewEvent(type=EventType.NODE_END, clause_id=ctx.clause_id, node="agent"))
         return {
             **update,
@@ -323,7 +297,7 @@ async def _execute_tool(
         except GraphBubbleUp:
             raise
         except Exception as exc:  # a dispatcher stand-in may raise; the model hears why
-            logger.warning("react clause=%s tool %s raised: %s", ctx.clause_id, name, exc)
+            logger.info("react clause=%s tool %s raised: %s", ctx.clause_id, name, exc)
             error = short(f"{type(exc).__name__}: {exc}", 300)
         else:
             error = "" if result.success else (result.error or "the tool failed")
@@ -453,7 +427,7 @@ async def run_react_agent(
     started = time.perf_counter()
     tools = dispatcher.get_tool_definitions(domain_filter=state.get("domain_id"))
     if not tools:
-        logger.warning("react clause=%s: no tools available; agent not run", clause_id)
+        logger.info("react clause=%s: no tools available; agent not run", clause_id)
         return AgentOutcome(
             [], {}, list(messages), AgentRunInfo(stop_reason="no_tools"), parsed=False
         )

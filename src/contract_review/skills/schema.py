@@ -8,9 +8,9 @@ tool (`to_tool_definition`) and everything the dispatcher needs to run it.
 from __future__ import annotations
 
 import copy
-from functools import cache
 from collections.abc import Callable
 from enum import StrEnum
+from functools import cache
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field

@@ -55,10 +55,10 @@ def parse_tool_calls(tool_calls: Iterable[dict[str, Any]]) -> list[dict[str, Any
         try:
             arguments = json.loads(raw) if isinstance(raw, str) else raw
         except (json.JSONDecodeError, TypeError):
-            logger.warning("unparseable tool-call arguments: skill=%s raw=%.200r", skill_id, raw)
+            logger.info("unparseable tool-call arguments: skill=%s raw=%.200r", skill_id, raw)
             arguments = {}
         if not isinstance(arguments, dict):
-            logger.warning("tool-call arguments are not an object: skill=%s", skill_id)
+            logger.info("tool-call arguments are not an object: skill=%s", skill_id)
             arguments = {}
         parsed.append({"id": str(tc.get("id", "")), "skill_id": skill_id, "arguments": arguments})
     return parsed
