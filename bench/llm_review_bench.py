@@ -15,8 +15,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import math
+import multiprocessing
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 from contract_review.config import Settings
@@ -42,6 +46,31 @@ def contract(n: int) -> str:
     return "\n".join(parts)
 
 
+def _serve(latency: float, conn: Connection) -> None:
+    """Child process: run the endpoint until told to stop, then report its request count."""
+    with FakeLLM(responder=stand_in_responder, latency=latency) as fake:
+        conn.send(fake.base_url)
+        conn.recv()
+        conn.send(len(fake.requests))
+
+
+@contextmanager
+def endpoint(latency: float) -> Iterator[tuple[str, list[int]]]:
+    """(base URL, [request count, filled in on exit]) of an endpoint in its own process, so its
+    work does not compete with the review for this process's interpreter lock."""
+    ctx = multiprocessing.get_context("spawn")
+    parent, child = ctx.Pipe()
+    process = ctx.Process(target=_serve, args=(latency, child), daemon=True)
+    process.start()
+    count: list[int] = []
+    try:
+        yield parent.recv(), count
+    finally:
+        parent.send("stop")
+        count.append(parent.recv())
+        process.join(timeout=10)
+
+
 async def review(
     folder: Path, n: int, concurrency: int, latency: float
 ) -> tuple[float, int, int, int]:
@@ -49,9 +78,9 @@ async def review(
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"contract-{n}.txt"
     path.write_text(contract(n), encoding="utf-8")
-    with FakeLLM(responder=stand_in_responder, latency=latency) as fake:
+    with endpoint(latency) as (base_url, requests):
         settings = Settings(
-            llm_base_url=fake.base_url,
+            llm_base_url=base_url,
             review_max_concurrency=concurrency,
             react_clause_timeout=max(60.0, 10 * latency * ROUNDS),
             state_dir=folder / "state",
@@ -62,7 +91,7 @@ async def review(
         start = time.perf_counter()
         manifest = await start_review(options, settings=settings)
         wall = time.perf_counter() - start
-        calls = len(fake.requests)
+    calls = requests[0]
     result = ReviewResult.model_validate_json(Path(manifest.outputs["json"]).read_text("utf-8"))
     modes = {c.findings.analysis_mode for c in result.clauses}
     if modes != {"llm"}:

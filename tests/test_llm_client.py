@@ -278,3 +278,68 @@ def test_settings_read_from_environment(monkeypatch: pytest.MonkeyPatch) -> None
     assert client is not None
     assert client.model == "qwen"
     asyncio.run(client.aclose())
+
+
+def test_chat_with_tools_streams_tokens_and_assembles_tool_calls() -> None:
+    tokens: list[str] = []
+    reply = Reply(
+        text="Checking the clause first.",
+        tool_calls=[
+            {"id": "call_a", "name": "search_clause", "arguments": {"query": "cap"}},
+            {"id": "call_b", "name": "search_clause", "arguments": {"query": "indemnity"}},
+        ],
+        prompt_tokens=21,
+        completion_tokens=9,
+    )
+    (text, calls), fake, client = _run(
+        [reply], lambda c: c.chat_with_tools(MESSAGES, tools=TOOLS, on_token=tokens.append)
+    )
+    assert fake.requests[0]["stream"] is True
+    assert fake.requests[0]["tools"] == TOOLS
+    assert text == "Checking the clause first."
+    assert "".join(tokens) == text
+    assert len(tokens) > 1
+    assert [c["id"] for c in calls] == ["call_a", "call_b"]
+    assert [json.loads(c["function"]["arguments"]) for c in calls] == [
+        {"query": "cap"},
+        {"query": "indemnity"},
+    ]
+    assert all(c["type"] == "function" and c["function"]["name"] == "search_clause" for c in calls)
+    assert (client.usage.calls, client.usage.prompt_tokens, client.usage.completion_tokens) == (
+        1,
+        21,
+        9,
+    )
+
+
+def test_streamed_call_is_retried_as_a_whole() -> None:
+    tokens: list[str] = []
+    (text, calls), fake, _ = _run(
+        [HttpError(502), Reply(text="[]")],
+        lambda c: c.chat_with_tools(MESSAGES, tools=TOOLS, on_token=tokens.append),
+    )
+    assert (text, calls) == ("[]", [])
+    assert len(fake.requests) == 2
+
+
+@pytest.mark.parametrize(
+    ("step", "down"),
+    [(HttpError(401), True), (HttpError(404), True), (HttpError(500), False), (Hang(3), False)],
+    ids=["401", "404", "500", "timeout"],
+)
+def test_errors_say_whether_the_endpoint_is_down(step: Step, down: bool) -> None:
+    with pytest.raises(LLMError) as info:
+        _run([step, step], lambda c: c.chat(MESSAGES), llm_max_retries=1, llm_timeout_seconds=0.3)
+    assert info.value.endpoint_down is down
+
+
+def test_connection_refused_means_endpoint_down() -> None:
+    client = LLMClient(base_url=f"http://127.0.0.1:{free_port()}/v1", max_retries=0)
+
+    async def main() -> str:
+        async with client:
+            return await client.chat(MESSAGES)
+
+    with pytest.raises(LLMError) as info:
+        asyncio.run(main())
+    assert info.value.endpoint_down is True

@@ -13,10 +13,10 @@ import random
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from types import TracebackType
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 import openai
-from openai import AsyncOpenAI, omit
+from openai import AsyncOpenAI
 from openai.types.chat import ChatCompletion, ChatCompletionChunk, ChatCompletionMessage
 from openai.types.completion_usage import CompletionUsage
 
@@ -192,13 +192,15 @@ class LLMClient:
         `LLMError` without retrying (the caller has already seen part of the answer).
         """
 
+        body = self._body(messages, temperature=temperature, stream=True)
+
         async def open_stream() -> openai.AsyncStream[ChatCompletionChunk]:
-            return await self._client.chat.completions.create(
-                model=self.model,
-                messages=cast(Any, messages),
-                temperature=temperature,
+            return await self._client.post(
+                "/chat/completions",
+                cast_to=ChatCompletion,
+                body=body,
                 stream=True,
-                stream_options={"include_usage": True},
+                stream_cls=openai.AsyncStream[ChatCompletionChunk],
             )
 
         stream = await self._with_retries(open_stream)
@@ -220,6 +222,36 @@ class LLMClient:
 
     # --- internals ---
 
+    def _body(
+        self,
+        messages: list[dict[str, Any]],
+        *,
+        temperature: float,
+        tools: list[dict[str, Any]] | None = None,
+        max_tokens: int | None = None,
+        stream: bool = False,
+    ) -> dict[str, Any]:
+        """The JSON body of a chat-completions request.
+
+        Requests go through the SDK's generic `post` (its documented way to send any body): our
+        messages and tool schemas are plain JSON already, and `chat.completions.create` would
+        walk them through its typed-parameter transform first — several ms of CPU per call,
+        on the critical path when many clauses wait on the model (SPEC-35).
+        """
+        body: dict[str, Any] = {
+            "model": self.model,
+            "messages": messages,
+            "temperature": temperature,
+        }
+        if tools:
+            body["tools"] = tools
+        if max_tokens is not None:
+            body["max_tokens"] = max_tokens
+        if stream:
+            body["stream"] = True
+            body["stream_options"] = {"include_usage": True}
+        return body
+
     async def _complete(
         self,
         messages: list[dict[str, Any]],
@@ -230,14 +262,10 @@ class LLMClient:
     ) -> ChatCompletion:
         """One non-streaming completion, retried on transient failures, usage counted."""
 
+        body = self._body(messages, temperature=temperature, tools=tools, max_tokens=max_tokens)
+
         async def call() -> ChatCompletion:
-            return await self._client.chat.completions.create(
-                model=self.model,
-                messages=cast(Any, messages),
-                temperature=temperature,
-                max_tokens=max_tokens if max_tokens is not None else omit,
-                tools=cast(Any, tools) if tools else omit,
-            )
+            return await self._client.post("/chat/completions", cast_to=ChatCompletion, body=body)
 
         completion = await self._with_retries(call)
         if not isinstance(completion, ChatCompletion):
@@ -264,14 +292,15 @@ class LLMClient:
         for a long answer when many clauses stream at once).
         """
 
+        body = self._body(messages, temperature=temperature, tools=tools, stream=True)
+
         async def call() -> tuple[str, list[dict[str, Any]]]:
-            stream = await self._client.chat.completions.create(
-                model=self.model,
-                messages=cast(Any, messages),
-                temperature=temperature,
-                tools=cast(Any, tools) if tools else omit,
+            stream = await self._client.post(
+                "/chat/completions",
+                cast_to=ChatCompletion,
+                body=body,
                 stream=True,
-                stream_options={"include_usage": True},
+                stream_cls=openai.AsyncStream[ChatCompletionChunk],
             )
             text: list[str] = []
             calls: dict[int, dict[str, Any]] = {}

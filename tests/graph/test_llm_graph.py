@@ -78,7 +78,9 @@ async def test_llm_review_merges_agent_and_rule_findings(saver: BaseCheckpointSa
     assert result["is_complete"] is True
     findings = result["findings"]
     assert {f.analysis_mode for f in findings.values()} == {"llm"}
-    assert all(f.agent is not None and f.agent.stop_reason == "final_answer" for f in findings.values())
+    assert all(
+        f.agent is not None and f.agent.stop_reason == "final_answer" for f in findings.values()
+    )
     sources = {s for r in result["all_risks"] for s in r.source_skills}
     assert "react_agent" in sources
     assert "fidic_calculate_time_bar" in sources  # the rules still run

@@ -1,0 +1,153 @@
+"""LLM mode's checks on a clause: the model's risks verified against the clause text, and the
+clause's own attempts to instruct an AI reviewer reported as risks."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from contract_review.models import AgentRunInfo, ClauseNode, RiskLevel, RiskPoint, TextLocation
+
+from .injection import find_injections
+from .risk_rules import anchor_quote
+
+__all__ = ["SEVERITY_ORDER", "checked_llm_risks", "injection_risks", "location_in"]
+
+_INJECTION_RISK_TYPE = "embedded instruction to AI reviewers"
+_INJECTION_TEXT = {
+    "en": (
+        "The clause contains text addressed to an AI reviewer, apparently meant to steer an "
+        "automated review. It was treated as contract text, not obeyed.",
+        "Text written to manipulate a review is a red flag about the draft.",
+        "Ask who inserted it and remove it; read this clause with extra care.",
+    ),
+    "zh": (
+        "本条含有针对AI审查工具的指令性文字，似乎意在操纵自动审查；系统将其视为合同文本，未予执行。",
+        "意图操纵审查的文字本身即是对该稿件的警示信号。",
+        "请查明插入者并要求删除；对本条款应格外仔细审阅。",
+    ),
+}
+_LLM_SOURCE = "react_agent"
+_LEVELS = {
+    "high": RiskLevel.HIGH,
+    "critical": RiskLevel.HIGH,
+    "高": RiskLevel.HIGH,
+    "medium": RiskLevel.MEDIUM,
+    "moderate": RiskLevel.MEDIUM,
+    "中": RiskLevel.MEDIUM,
+    "low": RiskLevel.LOW,
+    "低": RiskLevel.LOW,
+}
+
+
+def _risk_id(clause_id: str, source: str, risk_type: str, description: str) -> str:
+    digest = hashlib.sha256(f"{clause_id}|{source}|{risk_type}|{description}".encode())
+    return f"risk-{digest.hexdigest()[:12]}"
+
+
+def location_in(clause: ClauseNode, text: str, rel: int) -> TextLocation:
+    start = clause.start_offset + rel
+    return TextLocation(
+        clause_id=clause.clause_id,
+        original_text=text,
+        start_offset=start,
+        end_offset=start + len(text),
+    )
+
+
+def injection_risks(clause: ClauseNode, language: str) -> tuple[list[RiskPoint], list[str]]:
+    """A risk for each piece of clause text that tries to instruct an AI reviewer."""
+    description, reason, analysis = _INJECTION_TEXT["zh" if language.startswith("zh") else "en"]
+    risks, quotes = [], []
+    for start, end in find_injections(clause.text):
+        quote = clause.text[start:end]
+        quotes.append(quote)
+        risks.append(
+            RiskPoint(
+                id=_risk_id(clause.clause_id, "injection", _INJECTION_RISK_TYPE, quote),
+                clause_id=clause.clause_id,
+                risk_level=RiskLevel.HIGH,
+                risk_type=_INJECTION_RISK_TYPE,
+                description=description,
+                reason=reason,
+                analysis=analysis,
+                location=location_in(clause, quote, start),
+                source_skills=["injection_check"],
+            )
+        )
+    return risks, quotes
+
+
+def _overlap(a: TextLocation | None, b: TextLocation | None) -> bool:
+    """Whether two quotes share at least half of the shorter one."""
+    if a is None or b is None or a.start_offset is None or b.start_offset is None:
+        return False
+    a_end, b_end = a.start_offset + len(a.original_text), b.start_offset + len(b.original_text)
+    shared = min(a_end, b_end) - max(a.start_offset, b.start_offset)
+    return shared > 0 and shared * 2 >= min(len(a.original_text), len(b.original_text))
+
+
+SEVERITY_ORDER = {RiskLevel.HIGH: 0, RiskLevel.MEDIUM: 1, RiskLevel.LOW: 2}
+
+
+def checked_llm_risks(
+    clause: ClauseNode,
+    raw: list[dict[str, Any]],
+    existing: list[RiskPoint],
+    info: AgentRunInfo,
+    tools_used: list[str],
+) -> tuple[list[RiskPoint], dict[str, str], AgentRunInfo]:
+    """The model's risks checked against the clause: each quote verbatim, re-anchored on the
+    nearest verbatim span, or the risk dropped; repeats of a finding already made dropped.
+
+    Returns the risks kept, their suggested replacement texts (risk id → text; only for quotes
+    found exactly, where the replacement was written for those very words) and the counts.
+    """
+    kept: list[RiskPoint] = []
+    suggestions: dict[str, str] = {}
+    verbatim = repaired = dropped = duplicates = 0
+    for item in raw:
+        description = str(item.get("description") or "").strip()
+        quote = str(item.get("original_text") or "").strip()
+        anchored = anchor_quote(clause.text, quote) if quote and description else None
+        if anchored is None:
+            dropped += 1
+            continue
+        text, rel = anchored
+        exact = text == quote
+        verbatim += exact
+        repaired += not exact
+        level = _LEVELS.get(str(item.get("risk_level") or "").strip().lower(), RiskLevel.MEDIUM)
+        risk_type = str(item.get("risk_type") or "").strip()[:120] or "LLM finding"
+        risk = RiskPoint(
+            id=_risk_id(clause.clause_id, _LLM_SOURCE, risk_type, description),
+            clause_id=clause.clause_id,
+            risk_level=level,
+            risk_type=risk_type,
+            description=description,
+            reason=str(item.get("reason") or "").strip(),
+            analysis=str(item.get("analysis") or "").strip(),
+            location=location_in(clause, text, rel),
+            source_skills=[_LLM_SOURCE, *tools_used],
+        )
+        if any(
+            _overlap(risk.location, r.location)
+            and SEVERITY_ORDER[r.risk_level] <= SEVERITY_ORDER[level]
+            for r in [*existing, *kept]
+        ):
+            duplicates += 1
+            continue
+        kept.append(risk)
+        suggested = str(item.get("suggested_text") or "").strip()
+        if exact and suggested and suggested != text:
+            suggestions[risk.id] = suggested
+    counts = info.model_copy(
+        update={
+            "risks_kept": len(kept),
+            "quotes_verbatim": verbatim,
+            "quotes_repaired": repaired,
+            "quotes_dropped": dropped,
+            "duplicates": duplicates,
+        }
+    )
+    return kept, suggestions, counts
