@@ -14,33 +14,15 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.types import Command
 
 from contract_review.config import Settings
-from contract_review.documents import load_task_document
 from contract_review.graph.builder import build_review_graph
-from contract_review.models import DiffStatus, DocumentRole
-from contract_review.plugins import load_builtin_plugins
-from contract_review.plugins.registry import get_plugin
+from contract_review.models import DiffStatus
 from contract_review.testing import CallInfo, FunctionModel, ModelTurn, clause_text_of
 from contract_review.testing import stand_in_reviewer as reviewer
-from tests.conftest import EXAMPLES
+from tests.graph.test_review_graph import chinese_review_state
 
 
 def _state(**extra: Any) -> dict[str, Any]:
-    load_builtin_plugins()
-    doc = load_task_document(EXAMPLES / "cn" / "construction_contract_zh.txt", DocumentRole.PRIMARY)
-    assert doc.structure is not None
-    plugin = get_plugin("fidic")
-    assert plugin is not None
-    assert plugin.build_checklist is not None
-    items = plugin.build_checklist(doc.structure, None)
-    return {
-        "task_id": f"task-{uuid.uuid4().hex[:8]}",
-        "our_party": "承包人",
-        "language": "zh-CN",
-        "domain_id": "fidic",
-        "documents": [doc],
-        "review_checklist": [i.model_dump() for i in items],
-        **extra,
-    }
+    return chinese_review_state(**extra)
 
 
 def _config() -> RunnableConfig:

@@ -107,7 +107,8 @@ def test_route_validation() -> None:
     assert route_validation(state("fail", 2)) == "clause_done"
 
 
-def _chinese_review_state(**extra: Any) -> dict[str, Any]:
+def chinese_review_state(**extra: Any) -> dict[str, Any]:
+    """A review of the Chinese construction sample with its FIDIC checklist (our side: 承包人)."""
     load_builtin_plugins()
     doc = load_task_document(EXAMPLES / "cn" / "construction_contract_zh.txt", DocumentRole.PRIMARY)
     assert doc.structure is not None
@@ -130,7 +131,7 @@ async def test_deterministic_review_finds_risks_and_drafts_redlines(
     saver: BaseCheckpointSaver[Any],
 ) -> None:
     graph = build_review_graph(checkpointer=saver, interrupt_before=[])
-    state = _chinese_review_state(approval_policy="all")
+    state = chinese_review_state(approval_policy="all")
     result = await graph.ainvoke(state, _config())
     assert result["is_complete"] is True
     assert result["current_clause_index"] == len(state["review_checklist"])
@@ -163,7 +164,7 @@ async def test_interactive_approval_with_reject_feedback_redraft(
 ) -> None:
     graph = build_review_graph(checkpointer=saver, interrupt_before=[])
     config = _config()
-    first = await graph.ainvoke(_chinese_review_state(approval_policy="interactive"), config)
+    first = await graph.ainvoke(chinese_review_state(approval_policy="interactive"), config)
     (pending,) = first["__interrupt__"]
     diffs = pending.value["diffs"]
     assert diffs

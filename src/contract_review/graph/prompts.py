@@ -418,6 +418,53 @@ def final_answer_instruction(language: str, *, reason: str = "round_limit") -> s
 # --------------------------------------------------------------------------------------------
 
 
+_REDLINE_LABELS = {
+    True: (
+        "【风险】",
+        "条款编号：",
+        "风险等级：",
+        "风险类型：",
+        "风险描述：",
+        "风险原因：",
+        "相关原文：",
+        "【审查律师的指示（优先）】",
+        "【条款原文】",
+    ),
+    False: (
+        "Risk",
+        "Clause id: ",
+        "Risk level: ",
+        "Risk type: ",
+        "Description: ",
+        "Reason: ",
+        "Quoted text: ",
+        "Reviewing lawyer's instruction (takes priority)",
+        "Clause text:",
+    ),
+}
+
+
+def _redline_user_lines(
+    zh: bool, clause_id: str, risk: RiskPoint, quote: str, instruction: str, clause_text: str
+) -> list[str]:
+    """The user message of the redline prompt: the risk, the lawyer's instruction, the clause."""
+    head, cid, level, kind, desc, why, quoted, told, text = _REDLINE_LABELS[zh]
+    lines = [
+        head,
+        f"- {cid}{clause_id}",
+        f"- {level}{risk.risk_level}",
+        f"- {kind}{risk.risk_type}",
+        f"- {desc}{risk.description}",
+    ]
+    if risk.reason:
+        lines.append(f"- {why}{risk.reason}")
+    if quote:
+        lines.append(f"- {quoted}{quote}")
+    if instruction:
+        lines += ["", told, instruction]
+    return [*lines, "", text, clause_block(clause_text)]
+
+
 def build_redline_messages(
     *,
     language: str,
@@ -459,20 +506,6 @@ def build_redline_messages(
             "只输出一个 JSON 对象，前后不得有任何说明文字，也不要使用代码块：\n"
             '{"original_text": "…", "suggested_text": "…", "comment": "…"}'
         )
-        user_lines = [
-            "【风险】",
-            f"- 条款编号：{clause_id}",
-            f"- 风险等级：{risk.risk_level}",
-            f"- 风险类型：{risk.risk_type}",
-            f"- 风险描述：{risk.description}",
-        ]
-        if risk.reason:
-            user_lines.append(f"- 风险原因：{risk.reason}")
-        if quote:
-            user_lines.append(f"- 相关原文：{quote}")
-        if instruction:
-            user_lines += ["", "【审查律师的指示（优先）】", instruction]
-        user_lines += ["", "【条款原文】", clause_block(clause_text)]
     else:
         role = (
             f"You are a senior lawyer working on behalf of {party}. You are drafting one edit of clause "
@@ -498,20 +531,6 @@ def build_redline_messages(
             "Answer with ONLY a JSON object, no prose before or after it and no code fence:\n"
             '{"original_text": "...", "suggested_text": "...", "comment": "..."}'
         )
-        user_lines = [
-            "Risk",
-            f"- Clause id: {clause_id}",
-            f"- Risk level: {risk.risk_level}",
-            f"- Risk type: {risk.risk_type}",
-            f"- Description: {risk.description}",
-        ]
-        if risk.reason:
-            user_lines.append(f"- Reason: {risk.reason}")
-        if quote:
-            user_lines.append(f"- Quoted text: {quote}")
-        if instruction:
-            user_lines += ["", "Reviewing lawyer's instruction (takes priority)", instruction]
-        user_lines += ["", "Clause text:", clause_block(clause_text)]
     system = "\n\n".join(
         [
             role,
@@ -523,5 +542,10 @@ def build_redline_messages(
     )
     return [
         {"role": "system", "content": system},
-        {"role": "user", "content": "\n".join(user_lines)},
+        {
+            "role": "user",
+            "content": "\n".join(
+                _redline_user_lines(zh, clause_id, risk, quote, instruction, clause_text)
+            ),
+        },
     ]

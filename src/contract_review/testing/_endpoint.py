@@ -27,6 +27,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any
 
+from ._wire import wire_tool_calls, words
+
 
 @dataclass
 class Reply:
@@ -68,24 +70,6 @@ class InvalidJSON:
 Step = Reply | HttpError | Hang | InvalidJSON
 Responder = Callable[[dict[str, Any]], Step]
 """Request body → the step to answer it with."""
-
-
-def _tool_calls(reply: Reply) -> list[dict[str, Any]]:
-    """The reply's tool calls in OpenAI wire form."""
-    out: list[dict[str, Any]] = []
-    for i, call in enumerate(reply.tool_calls):
-        arguments = call.get("arguments", {})
-        out.append(
-            {
-                "id": call.get("id", f"call_{i}"),
-                "type": "function",
-                "function": {
-                    "name": call["name"],
-                    "arguments": arguments if isinstance(arguments, str) else json.dumps(arguments),
-                },
-            }
-        )
-    return out
 
 
 class _Server(ThreadingHTTPServer):
@@ -196,7 +180,7 @@ class FakeLLM:
                     self._json(200, self._completion(step, body))
 
             def _completion(self, reply: Reply, body: dict[str, Any]) -> dict[str, Any]:
-                calls = _tool_calls(reply)
+                calls = wire_tool_calls(reply.tool_calls, "call_")
                 message: dict[str, Any] = {"role": "assistant", "content": reply.text}
                 if calls:
                     message["tool_calls"] = calls
@@ -235,10 +219,10 @@ class FakeLLM:
                     "model": body.get("model", "fake"),
                 }
                 text = reply.text or ""
-                chunks = reply.chunks if reply.chunks is not None else _words(text)
+                chunks = reply.chunks if reply.chunks is not None else words(text)
                 deltas: list[dict[str, Any]] = [{"role": "assistant", "content": ""}]
                 deltas += [{"content": c} for c in chunks]
-                calls = _tool_calls(reply)
+                calls = wire_tool_calls(reply.tool_calls, "call_")
                 if calls:
                     deltas.append({"tool_calls": [{"index": i, **c} for i, c in enumerate(calls)]})
                 for delta in deltas:
@@ -272,12 +256,6 @@ class FakeLLM:
                 self.wfile.write(data)
 
         return Handler
-
-
-def _words(text: str) -> list[str]:
-    """`text` split into words, each keeping its trailing space (joins back to `text`)."""
-    parts = text.split(" ")
-    return [p + " " for p in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
 
 
 def free_port() -> int:

@@ -17,6 +17,8 @@ from contract_review.errors import LLMError
 from contract_review.models import TokenUsage
 from contract_review.types import TokenCallback
 
+from ._wire import wire_tool_calls, words
+
 __all__ = ["CallInfo", "FunctionModel", "ModelTurn", "ScriptedModel", "TurnFunction"]
 
 
@@ -104,24 +106,9 @@ class FunctionModel:
         """The function's answer, tool calls in OpenAI dict form; `on_token` gets its words."""
         turn = await self._turn(messages, tools, temperature)
         if on_token is not None and turn.text:
-            words = turn.text.split(" ")
-            for i, word in enumerate(words):
-                on_token(word if i == len(words) - 1 else word + " ")
-        calls = []
-        for i, call in enumerate(turn.tool_calls):
-            arguments = call.get("arguments", {})
-            calls.append(
-                {
-                    "id": call.get("id", f"call_{len(self.calls)}_{i}"),
-                    "type": "function",
-                    "function": {
-                        "name": call["name"],
-                        "arguments": arguments
-                        if isinstance(arguments, str)
-                        else json.dumps(arguments, ensure_ascii=False),
-                    },
-                }
-            )
+            for word in words(turn.text):
+                on_token(word)
+        calls = wire_tool_calls(turn.tool_calls, f"call_{len(self.calls)}_")
         return turn.text, calls
 
 
