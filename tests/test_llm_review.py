@@ -20,7 +20,7 @@ from contract_review.config import Settings
 from contract_review.exports.redline_docx import accept_all_text
 from contract_review.graph.events import EventType, ReviewEvent
 from contract_review.models import ReviewResult
-from contract_review.review import ReviewOptions, start_review
+from contract_review.review import ReviewOptions, resume_review, start_review
 from contract_review.testing import (
     FakeLLM,
     Hang,
@@ -440,3 +440,58 @@ async def test_events_stream_tools_tokens_and_clause_results(tmp_path: Path) -> 
     assert {"init", "clause_review", "agent", "tools", "clause_analyze", "summarize"} <= nodes
     tokens = "".join(e.text or "" for e in events if e.type is EventType.LLM_TOKEN)
     assert "original_text" in tokens
+
+
+class _WalkAway(Exception):
+    """The reviewer leaves at the first approval question."""
+
+
+@pytest.mark.asyncio
+async def test_resumed_llm_review_does_not_ask_the_model_again(tmp_path: Path) -> None:
+    contract = _contract(tmp_path)
+
+    def answer(text: str) -> Step:
+        if "90 days" not in text:
+            return Reply(text="[]")
+        return _answer(
+            [
+                {
+                    "risk_level": "high",
+                    "risk_type": "long payment term",
+                    "description": "Payment is due only after 90 days.",
+                    "original_text": "within 90 days of receipt",
+                    "suggested_text": "within 30 days of receipt",
+                }
+            ]
+        )
+
+    seen: list[list[dict[str, Any]]] = []
+
+    def walk_away(diffs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        seen.append(diffs)
+        raise _WalkAway
+
+    with FakeLLM(responder=_per_clause(answer)) as fake:
+        settings = _settings(tmp_path, fake.base_url)
+        options = ReviewOptions(
+            file=contract, party="Supplier", approve="interactive", out=tmp_path / "out"
+        )
+        with pytest.raises(_WalkAway):
+            await start_review(options, settings=settings, ask=walk_away)
+        asked = len(fake.requests)
+        (manifest,) = (tmp_path / "state" / "tasks").glob("*.json")
+        task_id = json.loads(manifest.read_text())["task_id"]
+        done = await resume_review(
+            task_id,
+            settings=settings,
+            ask=lambda diffs: [{"diff_id": d["diff_id"], "decision": "approve"} for d in diffs],
+        )
+        assert len(fake.requests) == asked  # the clauses' LLM work was checkpointed
+    result = ReviewResult.model_validate_json(Path(done.outputs["json"]).read_text("utf-8"))
+    diffs = [d for c in result.clauses for d in c.findings.diffs]
+    assert {d.diff_id for d in diffs} == {d["diff_id"] for d in seen[0]}
+    assert ("90", "30", "approved") in {(d.original_text, d.proposed_text, d.status) for d in diffs}
+    # usage counts every run of the review: the first run's calls, none in the resume
+    assert result.llm_usage is not None
+    assert result.llm_usage.calls == asked
+    assert done.llm_usage == result.llm_usage

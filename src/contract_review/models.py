@@ -381,6 +381,14 @@ class TokenUsage(_Model):
         """Prompt plus completion tokens."""
         return self.prompt_tokens + self.completion_tokens
 
+    def plus(self, other: TokenUsage) -> TokenUsage:
+        """The sum of two counts (a review resumed over several runs)."""
+        return TokenUsage(
+            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
+            completion_tokens=self.completion_tokens + other.completion_tokens,
+            calls=self.calls + other.calls,
+        )
+
 
 class AgentRunInfo(_Model):
     """What the LLM agent did for one clause (ReAct metadata and quote checks)."""

@@ -82,6 +82,9 @@ class TaskManifest(BaseModel):
     options: ReviewOptions
     status: str = "running"
     outputs: dict[str, str] = Field(default_factory=dict)
+    llm_usage: TokenUsage | None = Field(
+        None, description="Model calls and tokens of all runs of the task so far."
+    )
 
 
 def _tasks_dir(settings: Settings) -> Path:
@@ -307,6 +310,15 @@ async def _run(
             llm = LLMClient.from_settings(settings)
         if llm is not None:
             await stack.enter_async_context(llm)
+            client, before = llm, manifest.llm_usage or TokenUsage()
+
+            def record_usage() -> None:
+                # Runs however the run ends: an interrupted review's model calls still count.
+                nonlocal manifest
+                manifest = manifest.model_copy(update={"llm_usage": before.plus(client.usage)})
+                _save(manifest, settings)
+
+            stack.callback(record_usage)
         graph = build_review_graph(
             checkpointer=saver,
             interrupt_before=[],
@@ -361,7 +373,7 @@ async def _run(
                     send(ReviewEvent(type=EventType.INTERRUPT, data={"diffs": len(diffs)}))
                 payload = Command(resume=_answers(interrupts, ask))
             result = dict((await graph.aget_state(config)).values)
-        usage = llm.usage.model_copy() if llm is not None else None
+    usage = manifest.llm_usage if llm is not None else None
     model = settings.llm_model if usage is not None else None
     outputs = _write_outputs(manifest, docs, result, llm_model=model, llm_usage=usage)
     manifest = manifest.model_copy(update={"status": "complete", "outputs": outputs})

@@ -264,3 +264,26 @@ def test_json_round_trips_with_the_llm_fields(tmp_path: Path) -> None:
     assert raw["clauses"][1]["findings"]["injection_flags"] == [INJECTED]
     assert paths["md"].read_text(encoding="utf-8") == render_markdown(result)
     assert paths["html"].read_text(encoding="utf-8") == render_html(result)
+
+
+def test_a_review_without_llm_says_why_once() -> None:
+    reason = "no LLM endpoint configured (LLM_BASE_URL)"
+    base = llm_result()
+    clauses = [
+        c.model_copy(
+            update={
+                "findings": c.findings.model_copy(
+                    update={"analysis_mode": "deterministic", "mode_reason": reason, "agent": None}
+                )
+            }
+        )
+        for c in base.clauses
+    ]
+    result = base.model_copy(update={"clauses": clauses, "llm_usage": None, "llm_model": None})
+    md = render_markdown(result)
+    assert md.count(reason) == 1
+    assert md.index(reason) < md.index("### ")  # in the summary, before the first clause
+    assert render_html(result).count(reason) == 1
+    # with LLM mode on, each fallback clause keeps its own reason
+    on = render_markdown(result.model_copy(update={"llm_usage": base.llm_usage}))
+    assert on.count(reason) == len(clauses)

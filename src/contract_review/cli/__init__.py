@@ -396,6 +396,13 @@ _VERBOSE_HELP = "Print what the review does, live: nodes, tool calls, clause res
 
 def _report_task(manifest: TaskManifest) -> None:
     _err.print(f"review {manifest.task_id}: {manifest.status}", markup=False)
+    usage = manifest.llm_usage
+    if usage is not None:
+        _err.print(
+            f"  llm   {usage.calls} calls, {usage.prompt_tokens} prompt + "
+            f"{usage.completion_tokens} completion tokens",
+            markup=False,
+        )
     for kind, path in manifest.outputs.items():
         _err.print(f"  {kind:5s} {path}", markup=False)
 

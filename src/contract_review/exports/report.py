@@ -376,9 +376,23 @@ def _usage_text(result: ReviewResult, t: _Labels) -> str | None:
     )
 
 
-def _mode_text(findings: ClauseFindings, t: _Labels) -> str:
-    """The clause's analysis mode, with the reason when the rules ran instead of the LLM."""
-    if findings.analysis_mode != "llm" and findings.mode_reason:
+def _review_mode_reason(result: ReviewResult) -> str:
+    """Why the whole review ran on the rules ('' when LLM mode was on): said once in the summary
+    instead of on every clause."""
+    if result.llm_usage is not None:
+        return ""
+    reasons = {c.findings.mode_reason for c in result.clauses if c.findings.mode_reason}
+    return " ".join(next(iter(reasons)).split()) if len(reasons) == 1 else ""
+
+
+def _mode_text(findings: ClauseFindings, t: _Labels, review_reason: str = "") -> str:
+    """The clause's analysis mode, with the reason when the rules ran instead of the LLM (unless
+    the summary already gives it for the whole review)."""
+    if (
+        findings.analysis_mode != "llm"
+        and findings.mode_reason
+        and " ".join(findings.mode_reason.split()) != review_reason
+    ):
         return f"{t('rules_only')} — {' '.join(findings.mode_reason.split())}"
     return t.value(findings.analysis_mode or "deterministic")
 
@@ -594,7 +608,8 @@ def render_markdown(result: ReviewResult) -> str:
         f"- **{t('redlines')}**{t.colon}{s.redline_total} ({_md_counts(s.redlines, statuses, t)})",
         f"- **{t('clauses_reviewed')}**{t.colon}{s.clauses} "
         f"({t('clauses_completed')} {s.completed})",
-        f"- **{t('mode')}**{t.colon}{_md_counts(s.modes, s.modes, t)}",
+        f"- **{t('mode')}**{t.colon}{_md_counts(s.modes, s.modes, t)}"
+        + (f" — {_md_inline(reason)}" if (reason := _review_mode_reason(result)) else ""),
     ]
     usage = _usage_text(result, t)
     if usage is not None:
@@ -623,7 +638,7 @@ def render_markdown(result: ReviewResult) -> str:
     if not result.clauses:
         lines += [t("no_clauses"), ""]
     for reviewed in result.clauses:
-        lines.extend(_md_clause(reviewed, t))
+        lines.extend(_md_clause(reviewed, t, _review_mode_reason(result)))
 
     lines += [f"## {t('warnings_hidden')}", ""]
     if not result.warnings and not result.hidden_text:
@@ -639,7 +654,7 @@ def render_markdown(result: ReviewResult) -> str:
     return _tidy("\n".join(lines))
 
 
-def _md_clause(reviewed: ReviewedClause, t: _Labels) -> list[str]:
+def _md_clause(reviewed: ReviewedClause, t: _Labels, review_reason: str = "") -> list[str]:
     item, findings = reviewed.item, reviewed.findings
     title = _clause_title(reviewed)
     heading = f"### {t('clause')} {_md_inline(item.clause_id)}"
@@ -649,7 +664,7 @@ def _md_clause(reviewed: ReviewedClause, t: _Labels) -> list[str]:
     if item.topic:
         lines.append(f"- **{t('topic')}**{t.colon}{_md_inline(item.topic)}")
     lines.append(f"- **{t('priority')}**{t.colon}{t.value(item.priority)}")
-    mode = _md_inline(_mode_text(findings, t))
+    mode = _md_inline(_mode_text(findings, t, review_reason))
     if not findings.completed:
         mode += f" ({t('not_completed')})"
     lines.append(f"- **{t('mode')}**{t.colon}{mode}")
@@ -821,7 +836,7 @@ def _html_diff(diff: DocumentDiff, t: _Labels) -> str:
     return "\n".join(parts)
 
 
-def _html_clause(index: int, reviewed: ReviewedClause, t: _Labels) -> str:
+def _html_clause(index: int, reviewed: ReviewedClause, t: _Labels, review_reason: str = "") -> str:
     item, findings = reviewed.item, reviewed.findings
     title = _clause_title(reviewed)
     heading = f"{_e(t('clause'))} {_e(item.clause_id)}" + (f" — {_e(title)}" if title else "")
@@ -829,7 +844,7 @@ def _html_clause(index: int, reviewed: ReviewedClause, t: _Labels) -> str:
     if item.topic:
         meta.append((t("topic"), _e(item.topic)))
     meta.append((t("priority"), _badge(item.priority, t)))
-    mode = _e(_mode_text(findings, t))
+    mode = _e(_mode_text(findings, t, review_reason))
     if not findings.completed:
         mode += f' <span class="muted">({_e(t("not_completed"))})</span>'
     meta.append((t("mode"), mode))
@@ -945,7 +960,10 @@ def render_html(result: ReviewResult) -> str:
         _card(
             s.modes.get("llm", 0),
             t("llm_clauses"),
-            _e(", ".join(f"{t.value(k)} {v}" for k, v in s.modes.items())),
+            _e(
+                ", ".join(f"{t.value(k)} {v}" for k, v in s.modes.items())
+                + (f" — {reason}" if (reason := _review_mode_reason(result)) else "")
+            ),
         ),
         "</div>",
     ]
@@ -992,7 +1010,8 @@ def render_html(result: ReviewResult) -> str:
     out.append(f'<section id="clauses"><h2>{_e(t("clauses"))}</h2>')
     if not result.clauses:
         out.append(f"<p>{_e(t('no_clauses'))}</p>")
-    out.extend(_html_clause(i, rc, t) for i, rc in enumerate(result.clauses))
+    reason = _review_mode_reason(result)
+    out.extend(_html_clause(i, rc, t, reason) for i, rc in enumerate(result.clauses))
     out.append("</section>")
 
     # Warnings and hidden text
