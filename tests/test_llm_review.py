@@ -150,6 +150,7 @@ def test_cli_review_uses_the_llm_named_by_the_environment(tmp_path: Path) -> Non
     assert result.llm_model == "fake-model"
     assert result.llm_usage is not None
     assert result.llm_usage.calls == len(fake.requests) == 2 * len(result.clauses)
+    assert f"llm   {len(fake.requests)} calls" in done.stderr
     llm_risks = [
         r for c in result.clauses for r in c.findings.risks if "react_agent" in r.source_skills
     ]

@@ -90,6 +90,14 @@ def _overlap(a: TextLocation | None, b: TextLocation | None) -> bool:
 SEVERITY_ORDER = {RiskLevel.HIGH: 0, RiskLevel.MEDIUM: 1, RiskLevel.LOW: 2}
 
 
+def _text(item: dict[str, Any], key: str, limit: int) -> str:
+    """A model-written field as text, cut to `limit` characters (model output is untrusted: a
+    runaway answer must not flood the report)."""
+    value = item.get(key)
+    text = value.strip() if isinstance(value, str) else ""
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
 def checked_llm_risks(
     clause: ClauseNode,
     raw: list[dict[str, Any]],
@@ -107,7 +115,7 @@ def checked_llm_risks(
     suggestions: dict[str, str] = {}
     verbatim = repaired = dropped = duplicates = 0
     for item in raw:
-        description = str(item.get("description") or "").strip()
+        description = _text(item, "description", 1000)
         quote = str(item.get("original_text") or "").strip()
         anchored = anchor_quote(clause.text, quote) if quote and description else None
         if anchored is None:
@@ -118,15 +126,15 @@ def checked_llm_risks(
         verbatim += exact
         repaired += not exact
         level = _LEVELS.get(str(item.get("risk_level") or "").strip().lower(), RiskLevel.MEDIUM)
-        risk_type = str(item.get("risk_type") or "").strip()[:120] or "LLM finding"
+        risk_type = _text(item, "risk_type", 120) or "LLM finding"
         risk = RiskPoint(
             id=_risk_id(clause.clause_id, _LLM_SOURCE, risk_type, description),
             clause_id=clause.clause_id,
             risk_level=level,
             risk_type=risk_type,
             description=description,
-            reason=str(item.get("reason") or "").strip(),
-            analysis=str(item.get("analysis") or "").strip(),
+            reason=_text(item, "reason", 1000),
+            analysis=_text(item, "analysis", 4000),
             location=location_in(clause, text, rel),
             source_skills=[_LLM_SOURCE, *tools_used],
         )
@@ -138,8 +146,9 @@ def checked_llm_risks(
             duplicates += 1
             continue
         kept.append(risk)
-        suggested = str(item.get("suggested_text") or "").strip()
-        if exact and suggested and suggested != text:
+        suggested = _text(item, "suggested_text", 1_000_000)
+        # a replacement far longer than the words it replaces is a rewrite, not a minimal edit
+        if exact and suggested and suggested != text and len(suggested) <= 2 * len(text) + 500:
             suggestions[risk.id] = suggested
     counts = info.model_copy(
         update={
