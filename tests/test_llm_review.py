@@ -109,6 +109,23 @@ def _per_clause(answer: Callable[[str], Step]) -> Callable[[dict[str, Any]], Ste
     return lambda body: answer(clause_text_of(body["messages"]))
 
 
+def _payment_edit(text: str) -> Step:
+    """An answer with one risk on the payment term and its minimal edit (90 → 30 days)."""
+    if "90 days" not in text:
+        return Reply(text="[]")
+    return _answer(
+        [
+            {
+                "risk_level": "high",
+                "risk_type": "long payment term",
+                "description": "Payment is due only after 90 days.",
+                "original_text": "The Customer shall pay each undisputed invoice within 90 days of receipt.",
+                "suggested_text": "The Customer shall pay each undisputed invoice within 30 days of receipt.",
+            }
+        ]
+    )
+
+
 def _run_cli(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     full_env = {k: v for k, v in os.environ.items() if not k.startswith(("LLM_", "USE_REACT"))}
     return subprocess.run(
@@ -298,22 +315,7 @@ async def test_llm_quotes_are_verbatim_repaired_or_dropped_and_counted(tmp_path:
 async def test_llm_suggested_text_becomes_a_minimal_tracked_change(tmp_path: Path) -> None:
     contract = _contract(tmp_path)
 
-    def answer(text: str) -> Step:
-        if "90 days" not in text:
-            return Reply(text="[]")
-        return _answer(
-            [
-                {
-                    "risk_level": "high",
-                    "risk_type": "long payment term",
-                    "description": "Payment is due only after 90 days.",
-                    "original_text": "The Customer shall pay each undisputed invoice within 90 days of receipt.",
-                    "suggested_text": "The Customer shall pay each undisputed invoice within 30 days of receipt.",
-                }
-            ]
-        )
-
-    with FakeLLM(responder=_per_clause(answer)) as fake:
+    with FakeLLM(responder=_per_clause(_payment_edit)) as fake:
         result = await _review(tmp_path, contract, _settings(tmp_path, fake.base_url))
     diffs = _clause(result, "2").findings.diffs
     edits = [d for d in diffs if d.proposed_text == "30"]
@@ -451,28 +453,13 @@ class _WalkAway(Exception):
 async def test_resumed_llm_review_does_not_ask_the_model_again(tmp_path: Path) -> None:
     contract = _contract(tmp_path)
 
-    def answer(text: str) -> Step:
-        if "90 days" not in text:
-            return Reply(text="[]")
-        return _answer(
-            [
-                {
-                    "risk_level": "high",
-                    "risk_type": "long payment term",
-                    "description": "Payment is due only after 90 days.",
-                    "original_text": "within 90 days of receipt",
-                    "suggested_text": "within 30 days of receipt",
-                }
-            ]
-        )
-
     seen: list[list[dict[str, Any]]] = []
 
     def walk_away(diffs: list[dict[str, Any]]) -> list[dict[str, Any]]:
         seen.append(diffs)
         raise _WalkAway
 
-    with FakeLLM(responder=_per_clause(answer)) as fake:
+    with FakeLLM(responder=_per_clause(_payment_edit)) as fake:
         settings = _settings(tmp_path, fake.base_url)
         options = ReviewOptions(
             file=contract, party="Supplier", approve="interactive", out=tmp_path / "out"

@@ -29,23 +29,15 @@ from contract_review.skills.dispatcher import SkillDispatcher
 from contract_review.skills.schema import SkillResult
 from contract_review.structure_parser import StructureParser
 from contract_review.testing import CallInfo, FunctionModel, ModelTurn, ScriptedModel
+from tests.graph.contracts import SERVICES_HEAD
 
-CONTRACT = """SERVICES AGREEMENT
-
-1. Definitions
-"Services" means the consulting services described in Schedule 1.
-
-2. Payment
-The Customer shall pay each invoice within 30 days of receipt. The Supplier shall hold a \
-retention of 10% of each payment until final acceptance.
-
-3. Delay
-If the Supplier fails to complete the Services by the Completion Date, the Supplier shall pay \
-liquidated damages of 0.5% of the Contract Price per day of delay.
-
+CONTRACT = (
+    SERVICES_HEAD
+    + """
 4. Termination
 Either party may terminate this Agreement on 30 days' written notice.
 """
+)
 
 STRUCTURE: DocumentStructure = StructureParser().parse(CONTRACT, document_id="doc-react")
 STATE: dict[str, Any] = {

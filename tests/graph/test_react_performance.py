@@ -26,20 +26,11 @@ from contract_review.skills.dispatcher import SkillDispatcher
 from contract_review.skills.schema import SkillResult
 from contract_review.structure_parser import StructureParser
 from contract_review.testing import CallInfo, FunctionModel, ModelTurn, ScriptedModel
+from tests.graph.contracts import SERVICES_HEAD
 
-CONTRACT = """SERVICES AGREEMENT
-
-1. Definitions
-"Services" means the consulting services described in Schedule 1.
-
-2. Payment
-The Customer shall pay each invoice within 30 days of receipt. The Supplier shall hold a \
-retention of 10% of each payment until final acceptance.
-
-3. Delay
-If the Supplier fails to complete the Services by the Completion Date, the Supplier shall pay \
-liquidated damages of 0.5% of the Contract Price per day of delay.
-
+CONTRACT = (
+    SERVICES_HEAD
+    + """
 4. Confidentiality
 Each party shall keep the other party's confidential information secret.
 
@@ -52,6 +43,7 @@ Either party may terminate this Agreement on 30 days' written notice.
 7. Governing Law
 This Agreement is governed by the laws of England and Wales.
 """
+)
 
 STRUCTURE: DocumentStructure = StructureParser().parse(CONTRACT, document_id="doc-perf")
 CLAUSES = [c.clause_id for c in STRUCTURE.clauses if c.kind.value != "preamble"]
