@@ -6,7 +6,15 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from contract_review.models import AgentRunInfo, ClauseNode, RiskLevel, RiskPoint, TextLocation
+from contract_review.models import (
+    AgentRunInfo,
+    ClauseNode,
+    DocumentStructure,
+    RiskLevel,
+    RiskPoint,
+    TextLocation,
+)
+from contract_review.skills._cache import per_structure
 
 from .injection import find_injections
 from .risk_rules import anchor_quote
@@ -55,11 +63,28 @@ def location_in(clause: ClauseNode, text: str, rel: int) -> TextLocation:
     )
 
 
-def injection_risks(clause: ClauseNode, language: str) -> tuple[list[RiskPoint], list[str]]:
-    """A risk for each piece of clause text that tries to instruct an AI reviewer."""
+@per_structure()
+def _document_injections(structure: DocumentStructure) -> list[tuple[int, int]]:
+    """Absolute spans of text addressed to an AI in the whole document, found once: clause
+    texts nest (a parent holds its sub-clauses), so scanning each item's clause would read
+    the same text many times over."""
+    return [
+        (top.start_offset + start, top.start_offset + end)
+        for top in structure.clauses
+        for start, end in find_injections(top.text)
+    ]
+
+
+def injection_risks(
+    clause: ClauseNode, language: str, structure: DocumentStructure
+) -> tuple[list[RiskPoint], list[str]]:
+    """A risk for each piece of the clause's text that tries to instruct an AI reviewer."""
     description, reason, analysis = _INJECTION_TEXT["zh" if language.startswith("zh") else "en"]
     risks, quotes = [], []
-    for start, end in find_injections(clause.text):
+    for begin, finish in _document_injections(structure):
+        start, end = begin - clause.start_offset, finish - clause.start_offset
+        if start < 0 or end > len(clause.text):
+            continue
         quote = clause.text[start:end]
         quotes.append(quote)
         risks.append(

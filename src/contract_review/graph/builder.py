@@ -506,7 +506,11 @@ class _ClauseNodes:
         )
         outputs = {r.skill_id: r.data for r in results if r.success}
         notes = [f"{r.skill_id}: {r.error}" for r in results if not r.success]
-        injected, flags = injection_risks(clause, str(s["task"].get("language") or "en"))
+        injected, flags = (
+            injection_risks(clause, str(s["task"].get("language") or "en"), structure)
+            if structure is not None
+            else ([], [])
+        )
         if flags:
             notes.append(
                 f"{len(flags)} passage(s) addressed to an AI reviewer; treated as contract text"
