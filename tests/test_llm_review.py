@@ -483,3 +483,22 @@ async def test_resumed_llm_review_does_not_ask_the_model_again(tmp_path: Path) -
     assert result.llm_usage is not None
     assert result.llm_usage.calls == asked
     assert done.llm_usage == result.llm_usage
+
+
+def test_llm_check_reports_the_endpoint(tmp_path: Path) -> None:
+    with FakeLLM([Reply(tool_calls=[{"name": "echo", "arguments": {"text": "ok"}}])]) as fake:
+        done = _run_cli(["llm-check"], {"LLM_BASE_URL": fake.base_url, "LLM_MODEL": "m-1"})
+    assert done.returncode == 0, done.stderr
+    assert "LLM endpoint ok: model m-1" in done.stdout
+    assert "calls tools" in done.stdout
+    assert fake.requests[0]["tools"][0]["function"]["name"] == "echo"
+    down = _run_cli(
+        ["llm-check"],
+        {"LLM_BASE_URL": f"http://127.0.0.1:{free_port()}/v1", "LLM_MAX_RETRIES": "0"},
+    )
+    assert down.returncode == 1
+    assert down.stderr.strip().startswith("error: LLM request failed: cannot connect")
+    assert "Traceback" not in down.stderr
+    unset = _run_cli(["llm-check"], {})
+    assert unset.returncode == 2
+    assert "LLM_BASE_URL is not set" in unset.stderr

@@ -6,6 +6,7 @@ import asyncio
 import json
 import logging
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
@@ -17,8 +18,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
 
+from contract_review.config import get_settings
 from contract_review.documents import load_task_document, load_task_documents
-from contract_review.errors import InputError
+from contract_review.errors import InputError, LLMError
 from contract_review.intake import load_document
 from contract_review.models import DocumentRole
 from contract_review.plugins import load_builtin_plugins
@@ -486,6 +488,54 @@ def list_reviews() -> None:
     """The reviews run from this folder, newest first."""
     for m in list_tasks():
         sys.stdout.write(f"{m.task_id}  {m.status:9s} {m.options.file}\n")
+
+
+_ECHO_TOOL = {
+    "type": "function",
+    "function": {
+        "name": "echo",
+        "description": "Repeat the given text.",
+        "parameters": {
+            "type": "object",
+            "properties": {"text": {"type": "string"}},
+            "required": ["text"],
+        },
+    },
+}
+
+
+async def _probe_llm() -> tuple[str, float, bool, int]:
+    """(model, seconds, whether the model called the tool, tokens) of one tiny request."""
+    from contract_review.llm_client import LLMClient  # the SDK loads slowly: only when used
+
+    client = LLMClient.from_settings(get_settings())
+    if client is None:
+        raise InputError("LLM_BASE_URL is not set: reviews run in deterministic mode")
+    async with client:
+        start = time.perf_counter()
+        _, calls = await client.chat_with_tools(
+            [{"role": "user", "content": "Call the echo tool with the text 'ok'."}],
+            tools=[_ECHO_TOOL],
+            temperature=0,
+        )
+        elapsed = time.perf_counter() - start
+    return client.model, elapsed, bool(calls), client.usage.total_tokens
+
+
+@app.command("llm-check")
+def llm_check() -> None:
+    """Check the LLM endpoint (LLM_BASE_URL, LLM_API_KEY, LLM_MODEL): one small request that
+    offers a tool, as the review agent does."""
+    with user_errors():
+        try:
+            model, elapsed, tools, tokens = asyncio.run(_probe_llm())
+        except LLMError as exc:
+            _err.print(f"error: {exc}", markup=False, highlight=False)
+            raise typer.Exit(1) from None
+    calls = (
+        "calls tools" if tools else "answered without calling the tool (agent rounds may be weak)"
+    )
+    sys.stdout.write(f"LLM endpoint ok: model {model}, {elapsed:.2f} s, {tokens} tokens; {calls}\n")
 
 
 @app.callback()
