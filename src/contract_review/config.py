@@ -70,6 +70,12 @@ class Settings(BaseSettings):
     react_max_tool_calls_per_step: int = Field(
         8, ge=1, description="Tool calls run per agent round; extra calls get an error result."
     )
+    llm_max_consecutive_failures: int = Field(
+        3,
+        ge=1,
+        description="Clauses in a row whose agent timed out or hit an LLM error before the "
+        "review stops asking the endpoint (rules only from then on, one warning).",
+    )
     llm_stream: bool = Field(
         True, description="Stream model answers (token events); off for servers that mis-stream."
     )

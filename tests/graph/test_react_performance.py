@@ -19,6 +19,7 @@ from langchain_core.runnables import RunnableConfig
 from contract_review.config import Settings
 from contract_review.errors import LLMError
 from contract_review.graph.builder import build_review_graph
+from contract_review.graph.events import EventType, ReviewEvent
 from contract_review.graph.react_agent import run_react_agent
 from contract_review.models import ClauseFindings, DocumentStructure, RiskLevel
 from contract_review.skills import builtin_skills, create_dispatcher
@@ -448,7 +449,8 @@ async def test_llm_error_on_every_call_falls_back_for_every_clause(
         raise LLMError("HTTP 500 from the endpoint")
 
     model = FunctionModel(fail)
-    result = await _review(model, _settings(), dispatcher)
+    # the circuit breaker (next test) is set out of reach: every clause asks and falls back
+    result = await _review(model, _settings(llm_max_consecutive_failures=100), dispatcher)
     findings = _findings(result)
     assert set(findings) == set(CLAUSES)
     for finding in findings.values():
@@ -458,4 +460,40 @@ async def test_llm_error_on_every_call_falls_back_for_every_clause(
         assert finding.agent is not None
         assert finding.agent.stop_reason == "llm_error"
     assert len(model.calls) == len(CLAUSES)
+    assert [r.risk_type for r in findings["3"].risks] == ["uncapped damages"]
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("failure", ["error", "timeout"])
+async def test_endpoint_failing_clause_after_clause_is_given_up(
+    dispatcher: SkillDispatcher, failure: str
+) -> None:
+    async def fail(messages: list[dict[str, Any]], info: CallInfo) -> str:
+        if failure == "timeout":
+            await asyncio.sleep(5)
+        raise LLMError("HTTP 503 from the endpoint")
+
+    model = FunctionModel(fail)
+    settings = _settings(llm_max_consecutive_failures=3, react_clause_timeout=0.2)
+    graph = build_review_graph(
+        interrupt_before=[], dispatcher=dispatcher, settings=settings, llm=model
+    )
+    config = _config(1)  # one clause at a time: "in a row" is the checklist order
+    warnings = [
+        part
+        async for part in graph.astream(_review_state(), config, stream_mode="custom")
+        if isinstance(part, ReviewEvent) and part.type is EventType.WARNING
+    ]
+    findings = _findings((await graph.aget_state(config)).values)
+    assert len(model.calls) == 3
+    reasons = [findings[c].mode_reason for c in CLAUSES]
+    expected = "timed out after 0.2 s" if failure == "timeout" else "HTTP 503"
+    assert all(expected in r for r in reasons[:3]), reasons
+    assert all(
+        r.startswith("LLM endpoint unusable: 3 clauses in a row failed") for r in reasons[3:]
+    )
+    assert len(warnings) == 1
+    assert warnings[0].text is not None
+    assert "3 clauses in a row failed" in warnings[0].text
+    # the rules still ran everywhere
     assert [r.risk_type for r in findings["3"].risks] == ["uncapped damages"]

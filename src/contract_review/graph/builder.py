@@ -411,18 +411,31 @@ def _diff_from(data: dict[str, Any]) -> DocumentDiff | None:
 
 
 class _LLMHealth:
-    """Whether the LLM endpoint is usable in this graph's runs: after a failure that every
-    request would repeat (unreachable, key refused) clauses stop asking it, and the user is
-    warned once."""
+    """Whether the LLM endpoint is usable in this graph's runs. After a failure every request
+    would repeat (unreachable, key refused), or after `max_failures` clauses in a row timed out
+    or failed, clauses stop asking it — a review against a dead or hopelessly slow endpoint
+    finishes on the rules instead of waiting out every clause — and the user is warned once."""
 
-    def __init__(self) -> None:
+    def __init__(self, max_failures: int) -> None:
         self.down_reason: str | None = None
+        self.max_failures = max_failures
+        self.failures = 0
 
     def mark_down(self, reason: str) -> bool:
         """Record the endpoint as unusable; True the first time (warn then)."""
         first = self.down_reason is None
         self.down_reason = self.down_reason or reason
         return first
+
+    def record(self, ok: bool, reason: str = "") -> bool:
+        """Count a clause's outcome; True when this failure marks the endpoint down."""
+        if ok:
+            self.failures = 0
+            return False
+        self.failures += 1
+        if self.failures < self.max_failures:
+            return False
+        return self.mark_down(f"{self.failures} clauses in a row failed, the last: {reason}")
 
 
 class _ClauseNodes:
@@ -441,7 +454,7 @@ class _ClauseNodes:
         self.settings = settings or get_settings()
         self.off_reason = off_reason
         self.stream_tokens = stream_tokens and self.settings.llm_stream
-        self.health = _LLMHealth()
+        self.health = _LLMHealth(self.settings.llm_max_consecutive_failures)
 
     async def clause_analyze(self, s: ClauseState) -> dict[str, Any]:
         """Rules over the item's skills always run; in LLM mode the ReAct agent adds its
@@ -561,6 +574,8 @@ class _ClauseNodes:
         except TimeoutError:
             limit = f"{settings.react_clause_timeout:g}"
             logger.info("react clause=%s timed out after %s s; rules only", clause.clause_id, limit)
+            if self.health.record(False, f"timed out after {limit} s"):
+                self._warn_down(clause.clause_id)
             return {
                 "mode_reason": f"LLM agent timed out after {limit} s",
                 "agent": AgentRunInfo(
@@ -568,13 +583,11 @@ class _ClauseNodes:
                 ),
             }
         info = outcome.info
-        if outcome.endpoint_down and self.health.mark_down(info.error):
-            message = (
-                f"LLM endpoint unusable ({info.error}); the review continues in deterministic "
-                "mode for every remaining clause."
-            )
-            logger.warning(message)
-            emit(ReviewEvent(type=EventType.WARNING, clause_id=clause.clause_id, text=message))
+        failed = info.stop_reason == "llm_error"
+        if (outcome.endpoint_down and self.health.mark_down(info.error)) or self.health.record(
+            not failed, info.error
+        ):
+            self._warn_down(clause.clause_id)
         if not outcome.parsed:
             why = {
                 "llm_error": "LLM error",
@@ -584,6 +597,15 @@ class _ClauseNodes:
             detail = f": {info.error}" if info.error else ""
             return {"mode_reason": why + detail, "agent": info}
         return outcome
+
+    def _warn_down(self, clause_id: str) -> None:
+        """The one warning of a review whose endpoint went down."""
+        message = (
+            f"LLM endpoint unusable ({self.health.down_reason}); the review continues in "
+            "deterministic mode for every remaining clause."
+        )
+        logger.warning(message)
+        emit(ReviewEvent(type=EventType.WARNING, clause_id=clause_id, text=message))
 
     @staticmethod
     def _merge(
