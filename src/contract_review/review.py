@@ -369,8 +369,8 @@ async def _run(
                 if not interrupts:
                     break
                 for intr in interrupts:
-                    diffs = intr.value.get("diffs", []) if isinstance(intr.value, dict) else []
-                    send(ReviewEvent(type=EventType.INTERRUPT, data={"diffs": len(diffs)}))
+                    n = len(_pending_diffs(intr))
+                    send(ReviewEvent(type=EventType.INTERRUPT, data={"diffs": n}))
                 payload = Command(resume=_answers(interrupts, ask))
             result = dict((await graph.aget_state(config)).values)
     usage = manifest.llm_usage if llm is not None else None
@@ -396,14 +396,18 @@ def _node_event(task: dict[str, Any], branches: dict[str, str]) -> ReviewEvent:
     )
 
 
+def _pending_diffs(intr: Any) -> list[dict[str, Any]]:
+    """The diffs an approval interrupt asks about (JSON)."""
+    return intr.value.get("diffs", []) if isinstance(intr.value, dict) else []
+
+
 def _answers(interrupts: Any, ask: AskFn | None) -> dict[str, Any]:
     """Decisions for every pending interrupt, keyed by interrupt id."""
     answers: dict[str, Any] = {}
     for intr in interrupts:
-        diffs = intr.value.get("diffs", []) if isinstance(intr.value, dict) else []
         if ask is None:
             raise InputError("this review waits for approval decisions; resume it interactively")
-        answers[intr.id] = ask(diffs)
+        answers[intr.id] = ask(_pending_diffs(intr))
     return answers
 
 

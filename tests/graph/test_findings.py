@@ -16,7 +16,7 @@ CLAUSE = STRUCTURE.clauses[0]
 
 
 def _check(raw: list[dict[str, Any]]) -> tuple[Any, dict[str, str], AgentRunInfo]:
-    return checked_llm_risks(CLAUSE, raw, [], AgentRunInfo(), ["get_clause_context"])
+    return checked_llm_risks(CLAUSE, raw, [], AgentRunInfo(tools_used=["get_clause_context"]))
 
 
 def test_model_fields_are_bounded_and_typed() -> None:

@@ -304,6 +304,8 @@ class _Summary:
     completed: int = 0
     key_risks: list[tuple[int, RiskPoint]] = field(default_factory=list)
     """(index of the reviewed clause, risk), high first, then in checklist order."""
+    mode_reason: str = ""
+    """Why the whole review ran on the rules, said once ('' when LLM mode was on)."""
 
     @property
     def risk_total(self) -> int:
@@ -342,6 +344,7 @@ def _summarise(result: ReviewResult) -> _Summary:
             summary.redlines[status] = summary.redlines.get(status, 0) + 1
     keyed.sort(key=lambda k: (k[0], k[1], k[2]))
     summary.key_risks = [(index, risk) for _, index, _, risk in keyed]
+    summary.mode_reason = _review_mode_reason(result)
     return summary
 
 
@@ -609,7 +612,7 @@ def render_markdown(result: ReviewResult) -> str:
         f"- **{t('clauses_reviewed')}**{t.colon}{s.clauses} "
         f"({t('clauses_completed')} {s.completed})",
         f"- **{t('mode')}**{t.colon}{_md_counts(s.modes, s.modes, t)}"
-        + (f" — {_md_inline(reason)}" if (reason := _review_mode_reason(result)) else ""),
+        + (f" — {_md_inline(s.mode_reason)}" if s.mode_reason else ""),
     ]
     usage = _usage_text(result, t)
     if usage is not None:
@@ -638,7 +641,7 @@ def render_markdown(result: ReviewResult) -> str:
     if not result.clauses:
         lines += [t("no_clauses"), ""]
     for reviewed in result.clauses:
-        lines.extend(_md_clause(reviewed, t, _review_mode_reason(result)))
+        lines.extend(_md_clause(reviewed, t, s.mode_reason))
 
     lines += [f"## {t('warnings_hidden')}", ""]
     if not result.warnings and not result.hidden_text:
@@ -962,7 +965,7 @@ def render_html(result: ReviewResult) -> str:
             t("llm_clauses"),
             _e(
                 ", ".join(f"{t.value(k)} {v}" for k, v in s.modes.items())
-                + (f" — {reason}" if (reason := _review_mode_reason(result)) else "")
+                + (f" — {s.mode_reason}" if s.mode_reason else "")
             ),
         ),
         "</div>",
@@ -1010,8 +1013,7 @@ def render_html(result: ReviewResult) -> str:
     out.append(f'<section id="clauses"><h2>{_e(t("clauses"))}</h2>')
     if not result.clauses:
         out.append(f"<p>{_e(t('no_clauses'))}</p>")
-    reason = _review_mode_reason(result)
-    out.extend(_html_clause(i, rc, t, reason) for i, rc in enumerate(result.clauses))
+    out.extend(_html_clause(i, rc, t, s.mode_reason) for i, rc in enumerate(result.clauses))
     out.append("</section>")
 
     # Warnings and hidden text

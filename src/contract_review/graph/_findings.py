@@ -3,7 +3,6 @@ clause's own attempts to instruct an AI reviewer reported as risks."""
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 from contract_review.models import (
@@ -17,9 +16,9 @@ from contract_review.models import (
 from contract_review.skills._cache import per_structure
 
 from .injection import find_injections
-from .risk_rules import anchor_quote
+from .risk_rules import SEVERITY_ORDER, anchor_quote, location_in, risk_id
 
-__all__ = ["SEVERITY_ORDER", "checked_llm_risks", "injection_risks", "location_in"]
+__all__ = ["checked_llm_risks", "injection_risks"]
 
 _INJECTION_RISK_TYPE = "embedded instruction to AI reviewers"
 _INJECTION_TEXT = {
@@ -48,21 +47,6 @@ _LEVELS = {
 }
 
 
-def _risk_id(clause_id: str, source: str, risk_type: str, description: str) -> str:
-    digest = hashlib.sha256(f"{clause_id}|{source}|{risk_type}|{description}".encode())
-    return f"risk-{digest.hexdigest()[:12]}"
-
-
-def location_in(clause: ClauseNode, text: str, rel: int) -> TextLocation:
-    start = clause.start_offset + rel
-    return TextLocation(
-        clause_id=clause.clause_id,
-        original_text=text,
-        start_offset=start,
-        end_offset=start + len(text),
-    )
-
-
 @per_structure()
 def _document_injections(structure: DocumentStructure) -> list[tuple[int, int]]:
     """Absolute spans of text addressed to an AI in the whole document, found once: clause
@@ -89,7 +73,7 @@ def injection_risks(
         quotes.append(quote)
         risks.append(
             RiskPoint(
-                id=_risk_id(clause.clause_id, "injection", _INJECTION_RISK_TYPE, quote),
+                id=risk_id(clause.clause_id, "injection", _INJECTION_RISK_TYPE, quote),
                 clause_id=clause.clause_id,
                 risk_level=RiskLevel.HIGH,
                 risk_type=_INJECTION_RISK_TYPE,
@@ -112,9 +96,6 @@ def _overlap(a: TextLocation | None, b: TextLocation | None) -> bool:
     return shared > 0 and shared * 2 >= min(len(a.original_text), len(b.original_text))
 
 
-SEVERITY_ORDER = {RiskLevel.HIGH: 0, RiskLevel.MEDIUM: 1, RiskLevel.LOW: 2}
-
-
 def _text(item: dict[str, Any], key: str, limit: int) -> str:
     """A model-written field as text, cut to `limit` characters (model output is untrusted: a
     runaway answer must not flood the report)."""
@@ -128,7 +109,6 @@ def checked_llm_risks(
     raw: list[dict[str, Any]],
     existing: list[RiskPoint],
     info: AgentRunInfo,
-    tools_used: list[str],
 ) -> tuple[list[RiskPoint], dict[str, str], AgentRunInfo]:
     """The model's risks checked against the clause: each quote verbatim, re-anchored on the
     nearest verbatim span, or the risk dropped; repeats of a finding already made dropped.
@@ -153,7 +133,7 @@ def checked_llm_risks(
         level = _LEVELS.get(str(item.get("risk_level") or "").strip().lower(), RiskLevel.MEDIUM)
         risk_type = _text(item, "risk_type", 120) or "LLM finding"
         risk = RiskPoint(
-            id=_risk_id(clause.clause_id, _LLM_SOURCE, risk_type, description),
+            id=risk_id(clause.clause_id, _LLM_SOURCE, risk_type, description),
             clause_id=clause.clause_id,
             risk_level=level,
             risk_type=risk_type,
@@ -161,7 +141,7 @@ def checked_llm_risks(
             reason=_text(item, "reason", 1000),
             analysis=_text(item, "analysis", 4000),
             location=location_in(clause, text, rel),
-            source_skills=[_LLM_SOURCE, *tools_used],
+            source_skills=[_LLM_SOURCE, *info.tools_used],
         )
         if any(
             _overlap(risk.location, r.location)

@@ -49,12 +49,12 @@ from contract_review.skills.dispatcher import SkillDispatcher
 from contract_review.types import ChatModel
 
 from . import _store
-from ._findings import SEVERITY_ORDER, checked_llm_risks, injection_risks, location_in
+from ._findings import checked_llm_risks, injection_risks
 from ._json import json_values
 from .events import EventType, ReviewEvent, emit
 from .prompts import build_react_agent_messages, build_redline_messages
 from .react_agent import AgentOutcome, run_react_agent
-from .risk_rules import RULES, risks_from_skill_outputs
+from .risk_rules import RULES, SEVERITY_ORDER, location_in, risks_from_skill_outputs
 from .state import ClauseIn, ClauseState, ReviewGraphState
 
 __all__ = ["build_review_graph", "item_keys", "review_serde", "route_validation"]
@@ -463,7 +463,7 @@ class _ClauseNodes:
         inputs = _store.lookup(task["task_id"])
         structure = inputs.primary if inputs else None
         clause = structure.get_clause(item.clause_id) if structure else None
-        if clause is None:
+        if structure is None or clause is None:
             return {
                 "risks": [],
                 "diffs": [],
@@ -504,7 +504,7 @@ class _ClauseNodes:
         self,
         s: ClauseState,
         clause: ClauseNode,
-        structure: DocumentStructure | None,
+        structure: DocumentStructure,
         skill_state: dict[str, Any],
     ) -> tuple[list[RiskPoint], list[str], list[str]]:
         """(risks, notes, injection quotes) of the rules over the item's skills."""
@@ -519,11 +519,8 @@ class _ClauseNodes:
         )
         outputs = {r.skill_id: r.data for r in results if r.success}
         notes = [f"{r.skill_id}: {r.error}" for r in results if not r.success]
-        injected, flags = (
-            injection_risks(clause, str(s["task"].get("language") or "en"), structure)
-            if structure is not None
-            else ([], [])
-        )
+        language = str(s["task"].get("language") or "en")
+        injected, flags = injection_risks(clause, language, structure)
         if flags:
             notes.append(
                 f"{len(flags)} passage(s) addressed to an AI reviewer; treated as contract text"
@@ -534,7 +531,7 @@ class _ClauseNodes:
         self,
         s: ClauseState,
         clause: ClauseNode,
-        structure: DocumentStructure | None,
+        structure: DocumentStructure,
         skill_state: dict[str, Any],
     ) -> AgentOutcome | dict[str, Any]:
         """The ReAct agent on the clause within the clause time limit (SPEC-35): its outcome,
@@ -613,9 +610,7 @@ class _ClauseNodes:
     ) -> dict[str, Any]:
         """The agent's checked findings added to the rules' (`notes` gets the quote counts)."""
         info = outcome.info
-        kept, suggestions, info = checked_llm_risks(
-            clause, outcome.risks, risks, info, info.tools_used
-        )
+        kept, suggestions, info = checked_llm_risks(clause, outcome.risks, risks, info)
         if info.quotes_repaired or info.quotes_dropped:
             notes.append(
                 f"LLM quotes: {info.quotes_verbatim} verbatim, {info.quotes_repaired} re-anchored "

@@ -74,7 +74,6 @@ class AgentState(TypedDict, total=False):
     """Model steps taken."""
     max_steps: int
     """Most model steps; the last is made without tools."""
-    llm_calls: int
     tool_call_history: Annotated[list[dict[str, Any]], operator.add]
     """Every tool call: {"step", "name", "args"}."""
     tool_result_history: Annotated[list[str], operator.add]
@@ -89,6 +88,8 @@ class AgentState(TypedDict, total=False):
     """The model call failed in a way every further call would repeat (see `LLMError`)."""
     final_reply: str
     risks: list[dict[str, Any]]
+    parsed: bool
+    """Whether the final answer was a JSON list of risks."""
     metadata: AgentRunInfo
 
 
@@ -220,7 +221,7 @@ async def node_agent(state: AgentState, runtime: Runtime[AgentContext]) -> dict[
     def on_token(token: str) -> None:
         emit(ReviewEvent(type=EventType.LLM_TOKEN, clause_id=ctx.clause_id, text=token))
 
-    update: dict[str, Any] = {"current_step": step, "llm_calls": state.get("llm_calls", 0) + 1}
+    update: dict[str, Any] = {"current_step": step}  # one model call per step
     try:
         text, calls = await ctx.llm.chat_with_tools(
             messages + added,
@@ -362,19 +363,16 @@ async def node_finalize(state: AgentState, runtime: Runtime[AgentContext]) -> di
     reply = str(last.get("content") or "") if last.get("role") == "assistant" else ""
     stop_reason = state.get("stop_reason") or "final_answer"
     error = state.get("error", "")
-    risks: list[dict[str, Any]] = []
-    if stop_reason != "llm_error":
-        parsed = _parse_risk_list(reply)
-        if parsed is None:
-            error = error or f"the answer is not a JSON list of risks: {short(reply, 120)!r}"
-            if stop_reason == "final_answer":
-                stop_reason = "unparseable"
-        else:
-            risks = parsed
+    parsed = None if stop_reason == "llm_error" else _parse_risk_list(reply)
+    if parsed is None and stop_reason != "llm_error":
+        error = error or f"the answer is not a JSON list of risks: {short(reply, 120)!r}"
+        if stop_reason == "final_answer":
+            stop_reason = "unparseable"
+    risks = parsed or []
     used = list(dict.fromkeys(state.get("tools_used", [])))
     info = AgentRunInfo(
         steps_taken=state.get("current_step", 0),
-        llm_calls=state.get("llm_calls", 0),
+        llm_calls=state.get("current_step", 0),
         tools_used=used,
         stop_reason=stop_reason,
         error=error,
@@ -388,7 +386,13 @@ async def node_finalize(state: AgentState, runtime: Runtime[AgentContext]) -> di
         stop_reason,
         len(risks),
     )
-    return {"final_reply": reply, "risks": risks, "metadata": info, "stop_reason": stop_reason}
+    return {
+        "final_reply": reply,
+        "risks": risks,
+        "parsed": parsed is not None,
+        "metadata": info,
+        "stop_reason": stop_reason,
+    }
 
 
 @cache
@@ -445,22 +449,19 @@ async def run_react_agent(
     )
     steps = max(1, max_iterations)
     final = await _agent_graph().ainvoke(
-        {"messages": list(messages), "current_step": 0, "max_steps": steps, "llm_calls": 0},
+        {"messages": list(messages), "current_step": 0, "max_steps": steps},
         {"recursion_limit": 4 * steps + 10},
         context=ctx,
     )
     info: AgentRunInfo = final["metadata"].model_copy(
         update={"elapsed_seconds": round(time.perf_counter() - started, 3)}
     )
-    parsed = info.stop_reason not in ("llm_error", "unparseable") and (
-        _parse_risk_list(final.get("final_reply", "")) is not None
-    )
     return AgentOutcome(
         risks=final.get("risks", []),
         skill_context=final.get("skill_context", {}),
         messages=final.get("messages", []),
         info=info,
-        parsed=parsed,
+        parsed=bool(final.get("parsed")),
         endpoint_down=bool(final.get("endpoint_down")),
     )
 

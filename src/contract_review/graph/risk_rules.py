@@ -16,7 +16,14 @@ from typing import Any
 
 from contract_review.models import ClauseNode, RiskLevel, RiskPoint, TextLocation
 
-__all__ = ["RULES", "anchor_quote", "risks_from_skill_outputs"]
+__all__ = [
+    "RULES",
+    "SEVERITY_ORDER",
+    "anchor_quote",
+    "location_in",
+    "risk_id",
+    "risks_from_skill_outputs",
+]
 
 Output = Mapping[str, Any]
 Rule = Callable[["_Ctx", Output], list[RiskPoint]]
@@ -54,6 +61,27 @@ def anchor_quote(clause_text: str, quote: str) -> tuple[str, int] | None:
     return None
 
 
+SEVERITY_ORDER = {RiskLevel.HIGH: 0, RiskLevel.MEDIUM: 1, RiskLevel.LOW: 2}
+"""Sort key of risk levels, most severe first."""
+
+
+def risk_id(clause_id: str, source: str, risk_type: str, description: str) -> str:
+    """A stable risk id: the same finding gets the same id on every run."""
+    digest = hashlib.sha256(f"{clause_id}|{source}|{risk_type}|{description}".encode())
+    return f"risk-{digest.hexdigest()[:12]}"
+
+
+def location_in(clause: ClauseNode, text: str, rel: int) -> TextLocation:
+    """The location of verbatim clause text found at offset `rel` of the clause."""
+    start = clause.start_offset + rel
+    return TextLocation(
+        clause_id=clause.clause_id,
+        original_text=text,
+        start_offset=start,
+        end_offset=start + len(text),
+    )
+
+
 class _Ctx:
     """The clause being judged and a factory for its risks."""
 
@@ -71,23 +99,10 @@ class _Ctx:
         analysis: str = "",
         quote: str | None = None,
     ) -> RiskPoint:
-        location: TextLocation | None = None
-        if quote:
-            anchored = anchor_quote(self.clause.text, quote)
-            if anchored is not None:
-                text, rel = anchored
-                start = self.clause.start_offset + rel
-                location = TextLocation(
-                    clause_id=self.clause.clause_id,
-                    original_text=text,
-                    start_offset=start,
-                    end_offset=start + len(text),
-                )
-        digest = hashlib.sha256(
-            f"{self.clause.clause_id}|{skill}|{risk_type}|{description}".encode()
-        ).hexdigest()[:12]
+        anchored = anchor_quote(self.clause.text, quote) if quote else None
+        location = location_in(self.clause, *anchored) if anchored is not None else None
         return RiskPoint(
-            id=f"risk-{digest}",
+            id=risk_id(self.clause.clause_id, skill, risk_type, description),
             clause_id=self.clause.clause_id,
             risk_level=RiskLevel(level),
             risk_type=risk_type,
@@ -265,8 +280,6 @@ RULES: dict[str, Rule] = {
 """Skill id → rule. Skills without a rule (context, retrieval, criteria) inform drafting and
 the LLM but raise no risk by themselves."""
 
-_ORDER = {RiskLevel.HIGH: 0, RiskLevel.MEDIUM: 1, RiskLevel.LOW: 2}
-
 
 def risks_from_skill_outputs(clause: ClauseNode, outputs: Mapping[str, Output]) -> list[RiskPoint]:
     """All risks the rules find in the successful skill outputs of one clause, most severe
@@ -283,5 +296,5 @@ def risks_from_skill_outputs(clause: ClauseNode, outputs: Mapping[str, Output]) 
             if key not in seen:
                 seen.add(key)
                 risks.append(risk)
-    risks.sort(key=lambda r: _ORDER[r.risk_level])
+    risks.sort(key=lambda r: SEVERITY_ORDER[r.risk_level])
     return risks
