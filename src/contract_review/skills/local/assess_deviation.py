@@ -283,6 +283,72 @@ def _sentences(text: str, spans: Iterable[tuple[int, int]], roles: PartyRoles) -
 Score = Callable[[Sentence], int]
 
 
+_Finding = tuple[str, RiskLevel, Direction, str]
+"""(rule, severity, direction, reason) of a change in obligations or rights."""
+
+_OBLIGATION_ADDED_FOR_US: _Finding = (
+    "obligation_added_for_us",
+    RiskLevel.MEDIUM,
+    "against_us",
+    "Adds an obligation on our party.",
+)
+_OBLIGATION_REMOVED_FOR_US: _Finding = (
+    "obligation_removed_for_us",
+    RiskLevel.LOW,
+    "in_our_favour",
+    "Favourable to us: removes an obligation of ours.",
+)
+_OBLIGATION_ADDED_FOR_THEM: _Finding = (
+    "obligation_added_for_them",
+    RiskLevel.LOW,
+    "in_our_favour",
+    "Favourable to us: adds an obligation on the other side.",
+)
+_OBLIGATION_REMOVED_FOR_THEM: _Finding = (
+    "obligation_removed_for_them",
+    RiskLevel.MEDIUM,
+    "against_us",
+    "Removes an obligation of the other side.",
+)
+_PROTECTION_DUTY_REMOVED: _Finding = (
+    "protection_removed",
+    RiskLevel.HIGH,
+    "against_us",
+    "Removes a duty of the other side that protects us (payment, interest, extension of time, "
+    "compensation).",
+)
+_ENTITLEMENT_DENIED: _Finding = (
+    "protection_removed",
+    RiskLevel.HIGH,
+    "against_us",
+    "Excludes an entitlement of ours ('shall not be entitled' / '无权').",
+)
+_ENTITLEMENT_REMOVED: _Finding = (
+    "protection_removed",
+    RiskLevel.HIGH,
+    "against_us",
+    "Removes an entitlement of ours.",
+)
+_RIGHT_ADDED_FOR_US: _Finding = (
+    "right_added_for_us",
+    RiskLevel.LOW,
+    "in_our_favour",
+    "Favourable to us: gives our party a new right.",
+)
+_RIGHT_ADDED_FOR_THEM: _Finding = (
+    "right_added_for_them",
+    RiskLevel.MEDIUM,
+    "against_us",
+    "Gives the other side a new right against us.",
+)
+_RIGHT_REMOVED_FOR_THEM: _Finding = (
+    "right_removed_for_them",
+    RiskLevel.LOW,
+    "in_our_favour",
+    "Favourable to us: removes a right of the other side.",
+)
+
+
 def _total(sents: list[Sentence], kind: str, side: str) -> int:
     return sum(s.count(kind, side) for s in sents)
 
@@ -513,6 +579,20 @@ class _Rater:
                     self._pair(c, bs),
                 )
 
+    def _gained(
+        self, cs: list[Sentence], bs: list[Sentence], score: Score, finding: _Finding
+    ) -> None:
+        """Report `finding` on the contract sentence that gained what `score` counts."""
+        c, b = self._pick(cs, bs, score)
+        self.add(*finding, c, b)
+
+    def _lost(
+        self, bs: list[Sentence], cs: list[Sentence], score: Score, finding: _Finding
+    ) -> None:
+        """Report `finding` on the baseline sentence that lost what `score` counts."""
+        b = self._pick_removed(bs, cs, score)
+        self.add(*finding, self._pair(b, cs) if b else None, b)
+
     def _obligations(self, bs: list[Sentence], cs: list[Sentence]) -> None:
         def ob(side: str) -> Score:
             return lambda s: s.count("obligation", side)
@@ -520,56 +600,16 @@ class _Rater:
         d_us = _total(cs, "obligation", "us") - _total(bs, "obligation", "us")
         d_them = _total(cs, "obligation", "them") - _total(bs, "obligation", "them")
         if d_us > 0:
-            c, b = self._pick(cs, bs, ob("us"))
-            self.add(
-                "obligation_added_for_us",
-                RiskLevel.MEDIUM,
-                "against_us",
-                "Adds an obligation on our party.",
-                c,
-                b,
-            )
+            self._gained(cs, bs, ob("us"), _OBLIGATION_ADDED_FOR_US)
         elif d_us < 0:
-            b = self._pick_removed(bs, cs, ob("us"))
-            self.add(
-                "obligation_removed_for_us",
-                RiskLevel.LOW,
-                "in_our_favour",
-                "Favourable to us: removes an obligation of ours.",
-                self._pair(b, cs) if b else None,
-                b,
-            )
+            self._lost(bs, cs, ob("us"), _OBLIGATION_REMOVED_FOR_US)
         if d_them > 0:
-            c, b = self._pick(cs, bs, ob("them"))
-            self.add(
-                "obligation_added_for_them",
-                RiskLevel.LOW,
-                "in_our_favour",
-                "Favourable to us: adds an obligation on the other side.",
-                c,
-                b,
-            )
+            self._gained(cs, bs, ob("them"), _OBLIGATION_ADDED_FOR_THEM)
         elif d_them < 0:
             b = self._pick_removed(bs, cs, ob("them"))
-            if b is not None and b.protection:
-                self.add(
-                    "protection_removed",
-                    RiskLevel.HIGH,
-                    "against_us",
-                    "Removes a duty of the other side that protects us (payment, interest, "
-                    "extension of time, compensation).",
-                    self._pair(b, cs),
-                    b,
-                )
-            else:
-                self.add(
-                    "obligation_removed_for_them",
-                    RiskLevel.MEDIUM,
-                    "against_us",
-                    "Removes an obligation of the other side.",
-                    self._pair(b, cs) if b else None,
-                    b,
-                )
+            protects = b is not None and b.protection
+            finding = _PROTECTION_DUTY_REMOVED if protects else _OBLIGATION_REMOVED_FOR_THEM
+            self.add(*finding, self._pair(b, cs) if b else None, b)
 
     def _rights(self, bs: list[Sentence], cs: list[Sentence]) -> None:
         def right(side: str) -> Score:
@@ -578,56 +618,16 @@ class _Rater:
         lost = _total(bs, "right", "us") - _total(cs, "right", "us")
         denied = _total(cs, "denial", "us") - _total(bs, "denial", "us")
         if denied > 0:
-            c, b = self._pick(cs, bs, lambda s: s.count("denial", "us"))
-            self.add(
-                "protection_removed",
-                RiskLevel.HIGH,
-                "against_us",
-                "Excludes an entitlement of ours ('shall not be entitled' / '无权').",
-                c,
-                b,
-            )
+            self._gained(cs, bs, lambda s: s.count("denial", "us"), _ENTITLEMENT_DENIED)
         elif lost > 0:
-            b = self._pick_removed(bs, cs, right("us"))
-            self.add(
-                "protection_removed",
-                RiskLevel.HIGH,
-                "against_us",
-                "Removes an entitlement of ours.",
-                self._pair(b, cs) if b else None,
-                b,
-            )
+            self._lost(bs, cs, right("us"), _ENTITLEMENT_REMOVED)
         elif lost < 0:
-            c, b = self._pick(cs, bs, right("us"))
-            self.add(
-                "right_added_for_us",
-                RiskLevel.LOW,
-                "in_our_favour",
-                "Favourable to us: gives our party a new right.",
-                c,
-                b,
-            )
+            self._gained(cs, bs, right("us"), _RIGHT_ADDED_FOR_US)
         d_them = _total(cs, "right", "them") - _total(bs, "right", "them")
         if d_them > 0:
-            c, b = self._pick(cs, bs, right("them"))
-            self.add(
-                "right_added_for_them",
-                RiskLevel.MEDIUM,
-                "against_us",
-                "Gives the other side a new right against us.",
-                c,
-                b,
-            )
+            self._gained(cs, bs, right("them"), _RIGHT_ADDED_FOR_THEM)
         elif d_them < 0:
-            b = self._pick_removed(bs, cs, right("them"))
-            self.add(
-                "right_removed_for_them",
-                RiskLevel.LOW,
-                "in_our_favour",
-                "Favourable to us: removes a right of the other side.",
-                self._pair(b, cs) if b else None,
-                b,
-            )
+            self._lost(bs, cs, right("them"), _RIGHT_REMOVED_FOR_THEM)
         if cs or any(f.rule == "protection_removed" for f in self.found):
             return
         removed = next((b for b in bs if self._our_protection(b)), None)
