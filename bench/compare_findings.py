@@ -31,6 +31,13 @@ CASES: dict[str, list[str]] = {
         "--reference", "examples/fidic/employers_requirements_en.txt",
         "--party", "Contractor",
     ],
+    "fidic_gc_pc_er_criteria": [
+        "examples/fidic/particular_conditions_amending_en.txt",
+        "--domain", "fidic",
+        "--baseline", "examples/fidic/general_conditions_en.txt",
+        "--party", "Contractor",
+        "--criteria", "examples/criteria/generic_playbook.csv",
+    ],
     "fidic_pc_only": ["examples/fidic/particular_conditions_en.txt", "--domain", "fidic",
                       "--party", "Contractor"],
     "construction_zh": ["examples/cn/construction_contract_zh.txt", "--domain", "fidic",
@@ -56,7 +63,11 @@ def _digest(findings: dict[str, Any]) -> dict[str, list[str]]:
         f = clause["findings"]
         for r in f["risks"]:
             quote = (r.get("location") or {}).get("original_text", "")
-            risks.append(f"{f['clause_id']} {r['risk_level']} {r['risk_type']} | {quote[:80]}")
+            reason = r.get("reason", "")
+            risks.append(
+                f"{f['clause_id']} {r['risk_level']} {r['risk_type']} | {quote[:80]}"
+                + (f" | reason …{reason[-70:]}" if reason else "")
+            )
         for d in f["diffs"]:
             diffs.append(
                 f"{f['clause_id']} {d['action_type']} {d['status']} | "

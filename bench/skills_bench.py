@@ -17,8 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from contract_review.models import DocumentRole, TaskDocument
-from contract_review.plugins import load_builtin_plugins
-from contract_review.skills import create_dispatcher
+from contract_review.plugins import create_dispatcher, load_builtin_plugins
 from contract_review.skills.dispatcher import resolve_handler
 from contract_review.structure_parser import StructureParser
 

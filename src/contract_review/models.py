@@ -358,6 +358,18 @@ class ReviewChecklistItem(_Model):
     topic: str | None = Field(None, description="Detected topic (e.g. 'Governing Law').")
 
 
+class BaselinePosition(_Model):
+    """The standard position for one clause or topic, in our own words (never FIDIC wording)."""
+
+    key: str = Field(description="Clause id ('20.1') or topic name ('Governing Law').")
+    title: str = Field(description="Short title.")
+    text: str = Field(description="The standard position, summarised in our own words.")
+    subtypes: list[str] = Field(
+        default_factory=list, description="Subtypes it applies to; empty = all."
+    )
+    source: str = Field("", description="Where the position comes from (facts, not wording).")
+
+
 class Deviation(_Model):
     """How a clause departs from its baseline."""
 

@@ -9,7 +9,6 @@ crash: finished clauses are not redone and decisions already given are kept.
 from __future__ import annotations
 
 import json
-import re
 import uuid
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -26,26 +25,25 @@ from pydantic import BaseModel, Field
 
 from contract_review.config import Settings, get_settings
 from contract_review.documents import load_task_documents
-from contract_review.errors import InputError
+from contract_review.errors import InputError, SkillError
 from contract_review.exports.redline_docx import write_redline_docx
 from contract_review.exports.report import write_reports
-from contract_review.graph import _store
 from contract_review.graph.builder import build_review_graph, item_keys, review_serde
+from contract_review.graph.context import RunContext
 from contract_review.graph.events import EventType, ReviewEvent
 from contract_review.models import (
     DocumentFormat,
-    DocumentRole,
-    LoadedText,
     ReviewChecklistItem,
     ReviewedClause,
     ReviewResult,
     TaskDocument,
     TokenUsage,
 )
-from contract_review.plugins import load_builtin_plugins
-from contract_review.plugins.registry import get_plugin, require_plugin
-from contract_review.skills.fidic.merge_gc_pc import merge_documents
-from contract_review.structure_parser import DocumentParserConfig, StructureParser
+from contract_review.plugins import create_dispatcher, load_builtin_plugins
+from contract_review.plugins.registry import DomainPlugin, require_plugin
+from contract_review.skills.context import ReviewContext
+from contract_review.skills.dispatcher import SkillDispatcher
+from contract_review.skills.local.load_review_criteria import read_criteria_file
 
 __all__ = ["ReviewOptions", "list_tasks", "load_manifest", "resume_review", "start_review"]
 
@@ -132,6 +130,8 @@ async def _saver(settings: Settings) -> AsyncIterator[BaseCheckpointSaver[Any]]:
 
 
 def _documents(options: ReviewOptions) -> list[TaskDocument]:
+    """The documents the review reads, prepared by the domain (e.g. FIDIC: GC + PC merged
+    into the conditions in force); a bad file or playbook fails here, before any work."""
     load_builtin_plugins()
     plugin = require_plugin(options.domain)
     docs = load_task_documents(
@@ -141,83 +141,52 @@ def _documents(options: ReviewOptions) -> list[TaskDocument]:
         references=options.references,
         parser_config=plugin.parser_config,
     )
-    if options.criteria and not options.criteria.is_file():
-        raise InputError(f"{options.criteria}: file not found")
-    if options.domain == "fidic":
-        docs = _with_merged_conditions(docs, plugin.parser_config)
+    if options.criteria is not None:
+        if not options.criteria.is_file():
+            raise InputError(f"{options.criteria}: file not found")
+        try:
+            read_criteria_file(options.criteria)
+        except SkillError as exc:
+            raise InputError(str(exc)) from None
+    if plugin.prepare_documents is not None:
+        docs = plugin.prepare_documents(docs, plugin.parser_config)
     return docs
 
 
-_PC_INSTRUCTION = re.compile(
-    r"(?i)\bdelete (?:sub-clause|the words)|\badd at the end\b|\bdelete and replace\b|"
-    r"删除第|末尾增加|修改为"
-)
-
-
-def _with_merged_conditions(
-    docs: list[TaskDocument], config: DocumentParserConfig
-) -> list[TaskDocument]:
-    """FIDIC: with General Conditions (baseline) and Particular Conditions (supplement, or a
-    primary document made of PC instructions), the review reads the conditions in force."""
-    baseline = next((d for d in docs if d.role is DocumentRole.BASELINE), None)
-    supplement = next((d for d in docs if d.role is DocumentRole.SUPPLEMENT), None)
-    primary = docs[0]
-    if baseline is None or baseline.structure is None:
-        return docs
-    if supplement is None:
-        text = primary.content.text if primary.content else ""
-        if not _PC_INSTRUCTION.search(text):
-            return docs
-        supplement = primary.model_copy(update={"role": DocumentRole.SUPPLEMENT})
-        docs = [*docs, supplement]
-    if supplement.structure is None:
-        return docs
-    merged = merge_documents(baseline.structure, supplement.structure)
-    parts = []
-    for mc in merged.clauses:
-        body = mc.effective_text.strip() or "[Deleted by the Particular Conditions]"
-        parts.append(f"Sub-Clause {mc.clause_id} {mc.title}".rstrip() + "\n" + body)
-    text = "\n\n".join(parts) + "\n"
-    warnings = [f"{p.clause_id}: {p.message}" for p in merged.problems]
-    content = LoadedText(format=DocumentFormat.TXT, text=text, warnings=warnings)
-    structure = StructureParser(config).parse(text, document_id="conditions")
-    conditions = TaskDocument(
-        document_id="conditions",
-        role=DocumentRole.PRIMARY,
-        filename=f"{supplement.filename} + {baseline.filename} (conditions in force)",
-        content=content,
-        structure=structure,
-    )
-    return [conditions, *(d for d in docs if d.role is not DocumentRole.PRIMARY)]
-
-
-def _register(task_id: str, docs: list[TaskDocument]) -> None:
-    _store.register(task_id, _store.TaskInputs(documents=docs, primary=docs[0].structure))
-
-
-_AMENDMENT_SKILLS = ("assess_deviation", "fidic_check_pc_consistency")
-"""Skills every item gets when the review reads amended conditions (GC + PC)."""
-
-
-def _checklist(options: ReviewOptions, docs: list[TaskDocument]) -> list[ReviewChecklistItem]:
-    plugin = get_plugin(options.domain)
+def _checklist(
+    plugin: DomainPlugin, subtype: str | None, docs: list[TaskDocument]
+) -> list[ReviewChecklistItem]:
     structure = docs[0].structure
-    if plugin is None or plugin.build_checklist is None or structure is None:
+    if plugin.build_checklist is None or structure is None:
         return []
-    items = plugin.build_checklist(structure, options.subtype)
-    if options.domain == "fidic" and any(d.role is DocumentRole.SUPPLEMENT for d in docs):
-        items = [
-            i.model_copy(
-                update={
-                    "required_skills": [
-                        *i.required_skills,
-                        *(s for s in _AMENDMENT_SKILLS if s not in i.required_skills),
-                    ]
-                }
-            )
-            for i in items
-        ]
-    return items
+    items = plugin.build_checklist(structure, subtype)
+    return plugin.adjust_checklist(items, docs) if plugin.adjust_checklist else items
+
+
+def _language(options: ReviewOptions, docs: list[TaskDocument]) -> str:
+    structure = docs[0].structure
+    return structure.language if structure and options.language == "auto" else options.language
+
+
+def _run_context(
+    manifest: TaskManifest,
+    docs: list[TaskDocument],
+    settings: Settings,
+    dispatcher: SkillDispatcher,
+) -> RunContext:
+    """The run context of a task: built once per run, from its manifest and documents."""
+    options = manifest.options
+    plugin = require_plugin(options.domain)
+    facts = ReviewContext(
+        task_id=manifest.task_id,
+        our_party=options.party,
+        language=_language(options, docs),
+        domain_id=options.domain,
+        domain_subtype=options.subtype,
+        documents=docs,
+        criteria_path=str(options.criteria) if options.criteria else None,
+    ).with_baselines(plugin)
+    return RunContext(facts=facts, dispatcher=dispatcher, settings=settings, plugin=plugin)
 
 
 def _config(task_id: str, settings: Settings, n_items: int) -> RunnableConfig:
@@ -229,18 +198,18 @@ def _config(task_id: str, settings: Settings, n_items: int) -> RunnableConfig:
 
 
 def _initial_state(manifest: TaskManifest, docs: list[TaskDocument]) -> dict[str, Any]:
-    """The graph input of a task, derived from its manifest and its documents."""
+    """The graph input of a task, derived from its manifest and its documents (which stay
+    out of the state: the run context carries them)."""
     options = manifest.options
-    structure = docs[0].structure
-    language = structure.language if structure and options.language == "auto" else options.language
+    checklist = _checklist(require_plugin(options.domain), options.subtype, docs)
     return {
         "task_id": manifest.task_id,
         "our_party": options.party,
         "material_type": "contract",
-        "language": language,
+        "language": _language(options, docs),
         "domain_id": options.domain,
         "domain_subtype": options.subtype,
-        "review_checklist": [i.model_dump(mode="json") for i in _checklist(options, docs)],
+        "review_checklist": [i.model_dump(mode="json") for i in checklist],
         "approval_policy": options.approve,
     }
 
@@ -265,7 +234,6 @@ async def start_review(
         task_id=task_id, created_at=datetime.now(UTC).isoformat(), options=options
     )
     _save(manifest, settings)
-    _register(task_id, docs)
     state = _initial_state(manifest, docs)
     return await _run(manifest, docs, state, settings, ask, progress, on_event, stream_tokens)
 
@@ -283,7 +251,6 @@ async def resume_review(
     settings = settings or get_settings()
     manifest = load_manifest(task_id, settings)
     docs = _documents(manifest.options)
-    _register(task_id, docs)
     return await _run(manifest, docs, None, settings, ask, progress, on_event, stream_tokens)
 
 
@@ -319,9 +286,12 @@ async def _run(
                 _save(manifest, settings)
 
             stack.callback(record_usage)
+        dispatcher = create_dispatcher(settings)
+        run = _run_context(manifest, docs, settings, dispatcher)
         graph = build_review_graph(
             checkpointer=saver,
             interrupt_before=[],
+            dispatcher=dispatcher,
             settings=settings,
             llm=llm,
             stream_tokens=stream_tokens,
@@ -349,6 +319,7 @@ async def _run(
                     config,
                     stream_mode=["updates", "custom", "tasks"],
                     subgraphs=True,
+                    context=run,
                 ):
                     namespace, mode, chunk = cast(tuple[tuple[str, ...], str, Any], part)
                     if mode == "custom":
@@ -482,11 +453,8 @@ def _write_outputs(
     out.mkdir(parents=True, exist_ok=True)
     paths = {kind: str(p) for kind, p in write_reports(result, out).items()}
     if content is not None:
-        source = (
-            options.file
-            if content.format is DocumentFormat.DOCX and primary.document_id != "conditions"
-            else None
-        )
+        # Redline the user's own Word file; a text or a derived document gets a new one.
+        source = options.file if content.format is DocumentFormat.DOCX else None
         redline = out / "redline.docx"
         write_redline_docx(content, final.get("all_diffs", []), redline, source_docx=source)
         paths["docx"] = str(redline)

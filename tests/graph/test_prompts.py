@@ -14,7 +14,8 @@ from contract_review.graph.prompts import (
     final_answer_instruction,
 )
 from contract_review.models import RiskLevel, RiskPoint, TextLocation
-from contract_review.skills import SkillDispatcher, create_dispatcher
+from contract_review.plugins import create_dispatcher
+from contract_review.skills import SkillDispatcher
 
 CJK = re.compile(r"[\u3400-\u9fff\u3000-\u303f\uff00-\uffef]")
 EN_CLAUSE = "The Contractor's total liability shall be unlimited."

@@ -24,7 +24,9 @@ from contract_review.graph.react_agent import (
     run_react_agent,
 )
 from contract_review.models import DocumentStructure
-from contract_review.skills import builtin_skills, create_dispatcher
+from contract_review.plugins import create_dispatcher
+from contract_review.skills import builtin_skills
+from contract_review.skills.context import SkillState
 from contract_review.skills.dispatcher import SkillDispatcher
 from contract_review.skills.schema import SkillResult
 from contract_review.structure_parser import StructureParser
@@ -88,7 +90,7 @@ class _FakeDispatcher(SkillDispatcher):
         skill_id: str,
         clause_id: str,
         primary_structure: DocumentStructure | None,
-        state: Mapping[str, Any],
+        state: SkillState,
         *,
         llm_arguments: Mapping[str, Any] | None = None,
     ) -> SkillResult:

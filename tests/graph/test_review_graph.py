@@ -97,7 +97,7 @@ def test_route_validation() -> None:
         return {
             "item": item,
             "key": "1",
-            "task": {"max_retries": 2},
+            "max_retries": 2,
             "validation_result": result,
             "retry_count": retries,
         }

@@ -8,7 +8,7 @@ from typing import Any
 from contract_review.documents import load_task_document
 from contract_review.graph.risk_rules import anchor_quote, risks_from_skill_outputs
 from contract_review.models import DocumentRole, RiskLevel, RiskPoint, TaskDocument
-from contract_review.skills import create_dispatcher
+from contract_review.plugins import create_dispatcher
 from tests.conftest import EXAMPLES
 
 

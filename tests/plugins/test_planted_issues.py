@@ -17,7 +17,7 @@ import pytest
 
 from contract_review.documents import load_task_document
 from contract_review.models import DocumentRole, TaskDocument
-from contract_review.skills import create_dispatcher
+from contract_review.plugins import create_dispatcher
 from tests.conftest import FIXTURES, REPO
 
 

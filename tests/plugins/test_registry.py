@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from contract_review.plugins import load_builtin_plugins
+from contract_review.plugins import create_dispatcher, load_builtin_plugins
 from contract_review.plugins.registry import (
     BaselinePosition,
     DomainPlugin,
@@ -12,7 +12,6 @@ from contract_review.plugins.registry import (
     list_plugins,
     register_plugin,
 )
-from contract_review.skills import create_dispatcher
 
 GENERIC = {
     "get_clause_context",

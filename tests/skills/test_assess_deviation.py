@@ -19,6 +19,7 @@ from contract_review.plugins.registry import (
     BaselinePosition,
     DomainPlugin,
     clear_plugins,
+    get_plugin,
     list_plugins,
     register_plugin,
 )
@@ -134,7 +135,9 @@ def assess(
             clause_id=clause_id,
             document_structure=contract,
             baseline_structure=baseline,
-            review_context=ReviewContext(our_party=our_party, **ctx),
+            review_context=ReviewContext(our_party=our_party, **ctx).with_baselines(
+                get_plugin(ctx.get("domain_id"))
+            ),
             criteria_data=criteria,
         )
     )

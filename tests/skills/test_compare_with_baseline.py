@@ -14,6 +14,7 @@ from contract_review.plugins.registry import (
     BaselinePosition,
     DomainPlugin,
     clear_plugins,
+    get_plugin,
     list_plugins,
     register_plugin,
 )
@@ -125,7 +126,7 @@ def compare(
             baseline_text=text,
             document_structure=contract,
             baseline_structure=baseline,
-            review_context=ReviewContext(**ctx),
+            review_context=ReviewContext(**ctx).with_baselines(get_plugin(ctx.get("domain_id"))),
         )
     )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from contract_review.models import DocumentRole, TaskDocument
-from contract_review.skills import create_dispatcher
+from contract_review.plugins import create_dispatcher
 from contract_review.skills.local.clause_context import ClauseContextInput
 from contract_review.skills.local.clause_context import handle as context
 from contract_review.skills.local.cross_reference_check import CrossReferenceCheckInput

@@ -14,6 +14,7 @@ from contract_review.plugins.registry import (
     BaselinePosition,
     DomainPlugin,
     clear_plugins,
+    get_plugin,
     list_plugins,
     register_plugin,
 )
@@ -210,7 +211,7 @@ def test_shorter_than_standard() -> None:
         "time.\n",
         document_id="claims",
     )
-    ctx = ReviewContext(domain_id="test_time_bar")
+    ctx = ReviewContext(domain_id="test_time_bar").with_baselines(get_plugin("test_time_bar"))
     out = handle(TimeBarInput(clause_id="20.1", document_structure=claims, review_context=ctx))
     (bar,) = out.time_bars
     assert out.baseline_key == "20.1"

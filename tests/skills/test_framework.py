@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 from contract_review.config import Settings
 from contract_review.errors import SkillError
 from contract_review.models import DocumentStructure
-from contract_review.skills import create_dispatcher
+from contract_review.plugins import create_dispatcher
 from contract_review.skills.dispatcher import SkillDispatcher
 from contract_review.skills.schema import (
     INTERNAL_FIELDS,

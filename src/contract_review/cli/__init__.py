@@ -23,7 +23,7 @@ from contract_review.documents import load_task_document, load_task_documents
 from contract_review.errors import InputError, LLMError
 from contract_review.intake import load_document
 from contract_review.models import DocumentRole
-from contract_review.plugins import load_builtin_plugins
+from contract_review.plugins import create_dispatcher, load_builtin_plugins
 from contract_review.plugins.registry import get_plugin, require_plugin
 from contract_review.review import (
     ReviewOptions,
@@ -33,7 +33,6 @@ from contract_review.review import (
     resume_review,
     start_review,
 )
-from contract_review.skills import create_dispatcher
 from contract_review.structure_parser import DocumentParserConfig, StructureParser
 
 from ._render import EventPrinter, render_checklist, render_skills, render_tree
@@ -267,8 +266,11 @@ def timebars(
         config = _parser_config(domain)
         doc = load_task_document(file, DocumentRole.PRIMARY, parser_config=config)
         assert doc.structure is not None
+        plugin = get_plugin(domain)
         bars = time_bars_for_document(
-            doc.structure, our_party=party, domain_id=domain, domain_subtype=subtype
+            doc.structure,
+            our_party=party,
+            baseline_of=(lambda key: plugin.baseline(key, subtype)) if plugin else None,
         )
         count = write_timebars(bars, out, start_date=start)
     _err.print(f"{count} time limit(s) written to {out}", markup=False)

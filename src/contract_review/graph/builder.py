@@ -8,7 +8,9 @@
 `clause_review` runs per item: clause_analyze → clause_generate_diffs → clause_validate
 (→ clause_generate_diffs again while invalid, up to max_retries) → clause_done.
 Branches run concurrently (cap: the run config's `max_concurrency`) and hand back only their
-findings; documents stay out of the state (see `_store`). Human approval is one parent-level
+findings. Documents and services come from the run context (`context.RunContext`, LangGraph
+runtime context), so they stay out of the state and the checkpoints; a graph invoked SPEC-4
+style, with its documents in the state, derives one from the state. Human approval is one parent-level
 node, so `interrupt_before=["human_approval"]` and `interrupt()` both work (docs/
 design-review-graph.md explains why it is not inside the branches).
 """
@@ -25,6 +27,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
+from langgraph.runtime import Runtime
 from langgraph.types import Send, interrupt
 
 from contract_review import models
@@ -38,19 +41,21 @@ from contract_review.models import (
     ClauseNode,
     DiffStatus,
     DocumentDiff,
+    DocumentRole,
     DocumentStructure,
     ReviewChecklistItem,
     RiskLevel,
     RiskPoint,
     TaskDocument,
 )
-from contract_review.skills import create_dispatcher
+from contract_review.plugins import create_dispatcher
+from contract_review.skills.context import ReviewContext
 from contract_review.skills.dispatcher import SkillDispatcher
 from contract_review.types import ChatModel
 
-from . import _store
 from ._findings import checked_llm_risks, injection_risks
 from ._json import json_values
+from .context import RunContext, context_from_state, facts_from_state
 from .events import EventType, ReviewEvent, emit
 from .prompts import build_react_agent_messages, build_redline_messages
 from .react_agent import AgentOutcome, run_react_agent
@@ -91,25 +96,86 @@ async def node_init(state: ReviewGraphState) -> dict[str, Any]:
     }
 
 
-async def node_parse_document(state: ReviewGraphState) -> dict[str, Any]:
-    """The primary structure and, without a given checklist, a generic per-clause one."""
-    structure = state.get("primary_structure")
-    documents = state.get("documents", [])
-    if structure is None:
-        structure = next(
-            (d.structure for d in documents if d.role.value == "primary" and d.structure), None
-        )
-    if documents or structure is not None:
-        _store.register(state["task_id"], _store.TaskInputs(documents=documents, primary=structure))
-    else:
-        # A runner that keeps documents out of the state registered them beforehand.
-        registered = _store.lookup(state["task_id"])
-        structure = registered.primary if registered else None
-    checklist = state.get("review_checklist", [])
-    if not checklist and structure is not None:
-        checklist = _generic_checklist(structure)
-    # The structure is registered, not stored in the state: checkpoints stay small.
-    return {"review_checklist": checklist, "primary_structure": None}
+class _ParentNodes:
+    """Parent nodes that read the run context (or derive it from the state: SPEC-4 callers)."""
+
+    def __init__(self, nodes: _ClauseNodes) -> None:
+        self.nodes = nodes
+
+    def context(self, state: ReviewGraphState, runtime: Runtime[RunContext]) -> RunContext:
+        """The run's context, or one derived from the state."""
+        if runtime.context is not None:
+            return runtime.context
+        return context_from_state(state, self.nodes.dispatcher, self.nodes.settings)
+
+    async def parse_document(
+        self, state: ReviewGraphState, runtime: Runtime[RunContext]
+    ) -> dict[str, Any]:
+        """The checklist (a generic per-clause one when none is given); a bare
+        `primary_structure` in the state becomes its primary document."""
+        update: dict[str, Any] = {"primary_structure": None}
+        if runtime.context is None:
+            facts = facts_from_state(state)
+            if facts.documents:
+                update["documents"] = facts.documents
+            structure = facts.structure_of(DocumentRole.PRIMARY)
+        else:
+            structure = runtime.context.primary
+        checklist = state.get("review_checklist", [])
+        if not checklist and structure is not None:
+            checklist = _generic_checklist(structure)
+        return {**update, "review_checklist": checklist}
+
+    async def collect(
+        self, state: ReviewGraphState, runtime: Runtime[RunContext]
+    ) -> dict[str, Any]:
+        """Join the branches: the domain's cross-clause rules, then the diffs awaiting
+        approval in checklist order.
+
+        Cross-clause rules see all findings at once, so the order branches finished in cannot
+        change the outcome."""
+        plugin = self.context(state, runtime).plugin
+        findings = dict(state.get("findings", {}))
+        for rule in plugin.cross_clause_rules if plugin else []:
+            findings = rule(findings)
+        keys = item_keys(state.get("review_checklist", []))
+        pending = [
+            d
+            for key in keys
+            if key in findings
+            for d in findings[key].diffs
+            if d.status is DiffStatus.PENDING
+        ]
+        return {"findings": findings, "pending_diffs": pending}
+
+    async def human_approval(
+        self, state: ReviewGraphState, runtime: Runtime[RunContext]
+    ) -> dict[str, Any]:
+        """Decisions on the pending diffs: from `interrupt()` (interactive), a policy, or the
+        `user_decisions` given through `update_state` (SPEC-4)."""
+        pending = state.get("pending_diffs", [])
+        policy = state.get("approval_policy", "state")
+        decisions = dict(state.get("user_decisions") or {})
+        feedback = dict(state.get("user_feedback") or {})
+        modified = dict(state.get("user_modified_text") or {})
+        if pending and policy == "interactive":
+            structure = self.context(state, runtime).primary
+            payload = _approval_payload(state, structure, pending)
+            answer = interrupt({"type": "approval", "diffs": payload})
+            for req in _approval_requests(answer):
+                decisions[req.diff_id] = req.decision.value
+                if req.feedback:
+                    feedback[req.diff_id] = req.feedback
+                if req.user_modified_text is not None:
+                    modified[req.diff_id] = req.user_modified_text
+        elif policy in ("all", "none"):
+            for d in pending:
+                decisions.setdefault(d.diff_id, "approve" if policy == "all" else "reject")
+        return {
+            "user_decisions": decisions,
+            "user_feedback": feedback,
+            "user_modified_text": modified,
+        }
 
 
 def _generic_checklist(structure: DocumentStructure) -> list[ReviewChecklistItem]:
@@ -141,87 +207,20 @@ def route_fan_out(state: ReviewGraphState) -> list[Send] | str:
     items = state.get("review_checklist", [])
     if state.get("error") or not items:
         return "summarize"
-    task = {
-        "task_id": state["task_id"],
-        "our_party": state.get("our_party", ""),
-        "language": state.get("language", "en"),
-        "domain_id": state.get("domain_id"),
-        "domain_subtype": state.get("domain_subtype"),
-        "max_retries": state.get("max_retries", 2),
-    }
+    # A run with a context keeps documents out of the state: branches read the context. A
+    # graph given its documents in the state hands them to each branch instead.
+    facts = facts_from_state(state) if state.get("documents") else None
+    retries = state.get("max_retries", 2)
     return [
-        Send("clause_review", {"item": item, "key": key, "task": task})
+        Send("clause_review", ClauseIn(item=item, key=key, max_retries=retries, facts=facts))
         for item, key in zip(items, item_keys(items), strict=True)
     ]
 
 
-_UNCAPPED = ("uncapped", "cap_removed", "cap removed")
-
-
-async def node_collect(state: ReviewGraphState) -> dict[str, Any]:
-    """Join the branches: cross-clause rules, then the diffs awaiting approval in order.
-
-    Cross-clause rules see all findings at once, so the order branches finished in cannot
-    change the outcome: an uncapped exposure anywhere makes indemnities elsewhere weigh more.
-    """
-    findings = dict(state.get("findings", {}))
-    keys = item_keys(state.get("review_checklist", []))
-    uncapped = any(
-        any(u in r.risk_type for u in _UNCAPPED) for f in findings.values() for r in f.risks
-    )
-    if uncapped:
-        for key, f in findings.items():
-            risks = [
-                r.model_copy(
-                    update={
-                        "risk_level": RiskLevel.HIGH,
-                        "reason": (r.reason + " " if r.reason else "")
-                        + "Raised: liability elsewhere in the contract is uncapped.",
-                    }
-                )
-                if "indemn" in r.risk_type.lower() and r.risk_level is not RiskLevel.HIGH
-                else r
-                for r in f.risks
-            ]
-            findings[key] = f.model_copy(update={"risks": risks})
-    pending = [
-        d
-        for key in keys
-        if key in findings
-        for d in findings[key].diffs
-        if d.status is DiffStatus.PENDING
-    ]
-    return {"findings": findings, "pending_diffs": pending}
-
-
-async def node_human_approval(state: ReviewGraphState) -> dict[str, Any]:
-    """Decisions on the pending diffs: from `interrupt()` (interactive), a policy, or the
-    `user_decisions` given through `update_state` (SPEC-4)."""
-    pending = state.get("pending_diffs", [])
-    policy = state.get("approval_policy", "state")
-    decisions = dict(state.get("user_decisions") or {})
-    feedback = dict(state.get("user_feedback") or {})
-    modified = dict(state.get("user_modified_text") or {})
-    if pending and policy == "interactive":
-        answer = interrupt({"type": "approval", "diffs": _approval_payload(state, pending)})
-        for req in _approval_requests(answer):
-            decisions[req.diff_id] = req.decision.value
-            if req.feedback:
-                feedback[req.diff_id] = req.feedback
-            if req.user_modified_text is not None:
-                modified[req.diff_id] = req.user_modified_text
-    elif policy in ("all", "none"):
-        for d in pending:
-            decisions.setdefault(d.diff_id, "approve" if policy == "all" else "reject")
-    return {"user_decisions": decisions, "user_feedback": feedback, "user_modified_text": modified}
-
-
 def _approval_payload(
-    state: ReviewGraphState, pending: Sequence[DocumentDiff]
+    state: ReviewGraphState, structure: DocumentStructure | None, pending: Sequence[DocumentDiff]
 ) -> list[dict[str, Any]]:
     """Each pending diff with what a reviewer needs to decide: the clause and the risk."""
-    inputs = _store.lookup(state["task_id"])
-    structure = inputs.primary if inputs else None
     risks = {r.id: r for f in state.get("findings", {}).values() for r in f.risks}
     out = []
     for d in pending:
@@ -263,14 +262,14 @@ def route_after_approval(state: ReviewGraphState) -> str:
 
 
 class _Redraft:
-    """The redraft node (it needs the dispatcher, and the model in LLM mode)."""
+    """The redraft node (it needs the run context, and the model in LLM mode)."""
 
-    def __init__(self, nodes: _ClauseNodes) -> None:
-        self.dispatcher = nodes.dispatcher
-        self.nodes = nodes
+    def __init__(self, parents: _ParentNodes) -> None:
+        self.parents = parents
+        self.nodes = parents.nodes
 
     async def _llm_edit(
-        self, state: ReviewGraphState, clause: ClauseNode, risk: RiskPoint, instruction: str
+        self, facts: ReviewContext, clause: ClauseNode, risk: RiskPoint, instruction: str
     ) -> tuple[RiskPoint, str] | None:
         """The model's minimal edit for the reviewer's feedback: the risk re-quoted on the
         words to change, and their replacement; None when the model gives no usable edit."""
@@ -278,8 +277,8 @@ class _Redraft:
         if llm is None or self.nodes.health.down_reason is not None:
             return None
         messages = build_redline_messages(
-            language=state.get("language", "en"),
-            our_party=state.get("our_party", ""),
+            language=facts.language,
+            our_party=facts.our_party,
             clause_id=clause.clause_id,
             clause_text=clause.text,
             risk=risk,
@@ -301,14 +300,15 @@ class _Redraft:
             return None  # an edit of words the clause does not contain is no edit
         return risk.model_copy(update={"location": location_in(clause, original, at)}), proposed
 
-    async def __call__(self, state: ReviewGraphState) -> dict[str, Any]:
+    async def __call__(
+        self, state: ReviewGraphState, runtime: Runtime[RunContext]
+    ) -> dict[str, Any]:
         """One new draft per diff rejected with feedback, using the feedback as instruction."""
         decisions = state.get("user_decisions") or {}
         feedback = state.get("user_feedback") or {}
         findings = dict(state.get("findings", {}))
-        inputs = _store.lookup(state["task_id"])
-        structure = inputs.primary if inputs else None
-        skill_state = _skill_state(dict(state), inputs)
+        ctx = self.parents.context(state, runtime)
+        structure = ctx.primary
         new_pending: list[DocumentDiff] = []
         for key, f in findings.items():
             added: list[DocumentDiff] = []
@@ -321,14 +321,14 @@ class _Redraft:
                     continue
                 arguments: dict[str, Any] = {"instruction": text}
                 clause = structure.get_clause(f.clause_id) if structure else None
-                edit = await self._llm_edit(state, clause, risk, text) if clause else None
+                edit = await self._llm_edit(ctx.facts, clause, risk, text) if clause else None
                 if edit is not None:
                     risk, arguments["proposed_text"] = edit
-                result = await self.dispatcher.prepare_and_call(
+                result = await ctx.dispatcher.prepare_and_call(
                     "draft_redline_comment",
                     f.clause_id,
                     structure,
-                    skill_state,
+                    ctx.facts,
                     llm_arguments={"risk": risk.model_dump(mode="json"), **arguments},
                 )
                 redraft = _diff_from(result.data) if result.success else None
@@ -372,7 +372,7 @@ async def node_save_clause(state: ReviewGraphState) -> dict[str, Any]:
 
 
 async def node_summarize(state: ReviewGraphState) -> dict[str, Any]:
-    """The closing summary (Chinese and English), and the task's documents released."""
+    """The closing summary (Chinese and English)."""
     findings = state.get("findings", {})
     risks = state.get("all_risks", [])
     diffs = state.get("all_diffs", [])
@@ -384,25 +384,12 @@ async def node_summarize(state: ReviewGraphState) -> dict[str, Any]:
         f"({high} high), {len(diffs)} redline(s) approved."
     )
     logger.info(summary.splitlines()[-1])
-    if state.get("task_id"):
-        _store.forget(state["task_id"])
     return {"summary_notes": summary, "is_complete": True}
 
 
 # --------------------------------------------------------------------------------------------
 # Clause branch
 # --------------------------------------------------------------------------------------------
-
-
-def _skill_state(task: dict[str, Any], inputs: _store.TaskInputs | None) -> dict[str, Any]:
-    return {
-        "task_id": task.get("task_id", ""),
-        "our_party": task.get("our_party", ""),
-        "language": task.get("language", "en"),
-        "domain_id": task.get("domain_id"),
-        "domain_subtype": task.get("domain_subtype"),
-        "documents": inputs.documents if inputs else [],
-    }
 
 
 def _diff_from(data: dict[str, Any]) -> DocumentDiff | None:
@@ -456,12 +443,11 @@ class _ClauseNodes:
         self.stream_tokens = stream_tokens and self.settings.llm_stream
         self.health = _LLMHealth(self.settings.llm_max_consecutive_failures)
 
-    async def clause_analyze(self, s: ClauseState) -> dict[str, Any]:
+    async def clause_analyze(self, s: ClauseState, ctx: RunContext) -> dict[str, Any]:
         """Rules over the item's skills always run; in LLM mode the ReAct agent adds its
         checked findings, and any failure of the agent leaves the rule findings alone."""
-        item, task = s["item"], s["task"]
-        inputs = _store.lookup(task["task_id"])
-        structure = inputs.primary if inputs else None
+        item = s["item"]
+        structure = ctx.primary
         clause = structure.get_clause(item.clause_id) if structure else None
         if structure is None or clause is None:
             return {
@@ -471,14 +457,13 @@ class _ClauseNodes:
                 "retry_count": 0,
                 "mode_reason": "clause not found",
             }
-        skill_state = _skill_state(task, inputs)
         # The agent's first request goes out before the rules run, so their CPU time overlaps
         # the model's latency instead of adding to every clause's critical path (SPEC-35).
         agent: asyncio.Task[AgentOutcome | dict[str, Any]] | None = None
         if self.llm is not None and self.health.down_reason is None:
-            agent = asyncio.create_task(self._run_agent(s, clause, structure, skill_state))
+            agent = asyncio.create_task(self._run_agent(s, clause, structure, ctx))
         try:
-            risks, notes, flags = await self._rules(s, clause, structure, skill_state)
+            risks, notes, flags = await self._rules(s, clause, structure, ctx)
             outcome = await agent if agent is not None else None
         finally:
             if agent is not None and not agent.done():
@@ -505,7 +490,7 @@ class _ClauseNodes:
         s: ClauseState,
         clause: ClauseNode,
         structure: DocumentStructure,
-        skill_state: dict[str, Any],
+        ctx: RunContext,
     ) -> tuple[list[RiskPoint], list[str], list[str]]:
         """(risks, notes, injection quotes) of the rules over the item's skills."""
         # Deterministic mode runs the skills whose output a rule turns into risks; context and
@@ -513,14 +498,13 @@ class _ClauseNodes:
         skills = [skill for skill in s["item"].required_skills if skill in RULES]
         results = await asyncio.gather(
             *(
-                self.dispatcher.prepare_and_call(skill, clause.clause_id, structure, skill_state)
+                ctx.dispatcher.prepare_and_call(skill, clause.clause_id, structure, ctx.facts)
                 for skill in skills
             )
         )
         outputs = {r.skill_id: r.data for r in results if r.success}
         notes = [f"{r.skill_id}: {r.error}" for r in results if not r.success]
-        language = str(s["task"].get("language") or "en")
-        injected, flags = injection_risks(clause, language, structure)
+        injected, flags = injection_risks(clause, ctx.facts.language, structure)
         if flags:
             notes.append(
                 f"{len(flags)} passage(s) addressed to an AI reviewer; treated as contract text"
@@ -532,35 +516,35 @@ class _ClauseNodes:
         s: ClauseState,
         clause: ClauseNode,
         structure: DocumentStructure,
-        skill_state: dict[str, Any],
+        ctx: RunContext,
     ) -> AgentOutcome | dict[str, Any]:
         """The ReAct agent on the clause within the clause time limit (SPEC-35): its outcome,
         or the fallback's `mode_reason` and agent info."""
         assert self.llm is not None
-        item, task, settings = s["item"], s["task"], self.settings
+        item, facts, settings = s["item"], ctx.facts, self.settings
         messages = build_react_agent_messages(
-            language=task.get("language", "en"),
-            our_party=task.get("our_party", ""),
+            language=facts.language,
+            our_party=facts.our_party,
             clause_id=clause.clause_id,
             clause_name=item.clause_name or clause.title,
             description=item.description,
             priority=item.priority.value,
             clause_text=clause.text,
-            domain_id=task.get("domain_id"),
+            domain_id=facts.domain_id,
             suggested_skills=item.required_skills,
-            dispatcher=self.dispatcher,
+            dispatcher=ctx.dispatcher,
             max_iterations=settings.react_max_iterations,
-            domain_subtype=task.get("domain_subtype"),
+            domain_subtype=facts.domain_subtype,
         )
         try:
             outcome = await asyncio.wait_for(
                 run_react_agent(
                     self.llm,
-                    self.dispatcher,
+                    ctx.dispatcher,
                     messages,
                     clause.clause_id,
                     structure,
-                    skill_state,
+                    facts,
                     max_iterations=settings.react_max_iterations,
                     temperature=settings.react_temperature,
                     max_tool_calls_per_step=settings.react_max_tool_calls_per_step,
@@ -625,25 +609,22 @@ class _ClauseNodes:
             "agent": info,
         }
 
-    async def clause_generate_diffs(self, s: ClauseState) -> dict[str, Any]:
+    async def clause_generate_diffs(self, s: ClauseState, ctx: RunContext) -> dict[str, Any]:
         """The smallest redline for each quoted risk (a clause with no finding gets none).
 
         A model's suggested replacement is used on the first draft (the drafting skill trims it
         to the words that change); a redraft after failed validation uses the rules alone.
         """
-        task = s["task"]
-        inputs = _store.lookup(task["task_id"])
-        structure = inputs.primary if inputs else None
-        skill_state = _skill_state(task, inputs)
+        structure = ctx.primary
         suggestions = s.get("suggestions", {}) if s.get("retry_count", 0) == 0 else {}
         quoted = [r for r in s.get("risks", []) if r.location is not None]
         results = await asyncio.gather(
             *(
-                self.dispatcher.prepare_and_call(
+                ctx.dispatcher.prepare_and_call(
                     "draft_redline_comment",
                     r.clause_id,
                     structure,
-                    skill_state,
+                    ctx.facts,
                     llm_arguments={"risk": r.model_dump(mode="json")}
                     | ({"proposed_text": suggestions[r.id]} if r.id in suggestions else {}),
                 )
@@ -653,14 +634,11 @@ class _ClauseNodes:
         diffs = [d for r in results if r.success and (d := _diff_from(r.data)) is not None]
         return {"diffs": diffs}
 
-    async def clause_validate(self, s: ClauseState) -> dict[str, Any]:
+    async def clause_validate(self, s: ClauseState, ctx: RunContext) -> dict[str, Any]:
         """Keep diffs that quote the clause verbatim, change something and do not overlap."""
-        # The clause text is looked up, not carried in the branch state: every branch step is
-        # checkpointed, and clause texts would multiply the checkpoint size.
-        inputs = _store.lookup(s["task"]["task_id"])
-        clause = (
-            inputs.primary.get_clause(s["item"].clause_id) if inputs and inputs.primary else None
-        )
+        # The clause text is looked up, not carried in the branch state: clause texts would
+        # multiply the checkpoint size.
+        clause = ctx.primary.get_clause(s["item"].clause_id) if ctx.primary else None
         text = clause.text if clause else ""
         kept: list[DocumentDiff] = []
         notes = list(s.get("notes", []))
@@ -752,7 +730,7 @@ def route_validation(state: ClauseState) -> str:
     """SPEC-4: redraft while validation fails, up to max_retries; then keep what is valid."""
     if state.get("validation_result", "pass") == "pass":
         return "clause_done"
-    if state.get("retry_count", 0) < state["task"].get("max_retries", 2):
+    if state.get("retry_count", 0) < state.get("max_retries", 2):
         return "clause_generate_diffs"
     return "clause_done"
 
@@ -769,19 +747,28 @@ class _ClauseReview:
     def __init__(self, nodes: _ClauseNodes) -> None:
         self.nodes = nodes
 
-    async def _step(self, name: str, state: ClauseState) -> None:
+    async def _step(self, name: str, state: ClauseState, ctx: RunContext) -> None:
         clause_id = state["item"].clause_id
         emit(ReviewEvent(type=EventType.NODE_START, clause_id=clause_id, node=name))
         step = getattr(self.nodes, name)
-        state.update(cast(ClauseState, await step(state)))
+        state.update(cast(ClauseState, await step(state, ctx)))
         emit(ReviewEvent(type=EventType.NODE_END, clause_id=clause_id, node=name))
 
-    async def __call__(self, branch: ClauseIn) -> dict[str, Any]:
-        state = cast(ClauseState, dict(branch))
-        await self._step("clause_analyze", state)
+    async def __call__(self, branch: ClauseIn, runtime: Runtime[RunContext]) -> dict[str, Any]:
+        ctx = runtime.context
+        if ctx is None:  # a graph invoked with its documents in the state (SPEC-4 callers)
+            facts = branch.get("facts") or ReviewContext()
+            ctx = context_from_state(
+                {"max_retries": branch.get("max_retries", 2)},
+                self.nodes.dispatcher,
+                self.nodes.settings,
+                facts,
+            )
+        state = cast(ClauseState, {k: v for k, v in branch.items() if k != "facts"})
+        await self._step("clause_analyze", state, ctx)
         while True:
-            await self._step("clause_generate_diffs", state)
-            await self._step("clause_validate", state)
+            await self._step("clause_generate_diffs", state, ctx)
+            await self._step("clause_validate", state, ctx)
             if route_validation(state) == "clause_done":
                 return await self.nodes.clause_done(state)
 
@@ -798,6 +785,8 @@ def review_serde() -> JsonPlusSerializer:
         for name, obj in vars(models).items()
         if isinstance(obj, type) and obj.__module__ == models.__name__
     ]
+    # The task facts a branch carries when the graph runs without a run context.
+    allowed.append((ReviewContext.__module__, ReviewContext.__name__))
     return JsonPlusSerializer(allowed_msgpack_modules=allowed)
 
 
@@ -829,13 +818,14 @@ def build_review_graph(
     else:
         off_reason = ""
     nodes = _ClauseNodes(dispatcher, llm, settings, off_reason, stream_tokens)
-    g = StateGraph(ReviewGraphState)
+    parents = _ParentNodes(nodes)
+    g = StateGraph(ReviewGraphState, context_schema=RunContext)
     g.add_node("init", node_init)
-    g.add_node("parse_document", node_parse_document)
+    g.add_node("parse_document", parents.parse_document)
     g.add_node("clause_review", _ClauseReview(nodes))  # type: ignore[call-overload]
-    g.add_node("collect", node_collect)
-    g.add_node("human_approval", node_human_approval)
-    g.add_node("redraft", _Redraft(nodes))
+    g.add_node("collect", parents.collect)
+    g.add_node("human_approval", parents.human_approval)
+    g.add_node("redraft", _Redraft(parents))
     g.add_node("save_clause", node_save_clause)
     g.add_node("summarize", node_summarize)
     g.add_edge(START, "init")

@@ -143,68 +143,13 @@ def _jurisdiction(zh: bool, *, field: str = "analysis") -> str:
 
 
 def _domain(domain_id: str | None, zh: bool) -> str:
-    if domain_id == "fidic":
-        if zh:
-            return (
-                "【领域：FIDIC 工程合同】\n"
-                "本合同以 FIDIC 条件为基础。重点关注：发包人与承包商之间的风险分配；"
-                "索赔时效与通知期限（逾期通知可能导致丧失索赔权）；专用条件对通用条件的修改"
-                "（以修改后的实际约定为准进行审查）；条款与发包人要求是否一致。\n"
-                "可用工具：fidic_merge_gc_pc（专用条件修改后的有效条款文本）、"
-                "fidic_calculate_time_bar（条款中的各项期限）、"
-                "fidic_check_pc_consistency（专用条件与通用条件的一致性）、"
-                "fidic_search_er（发包人要求中的相关内容）。\n"
-                "提及标准条件时只引用子条款编号，不要复述其措辞。"
-            )
-        return (
-            "## Domain: FIDIC construction contract\n"
-            "This contract is built on FIDIC conditions. Focus on how risk is allocated between "
-            "Employer and Contractor; time bars and notice periods (a late notice can forfeit a "
-            "claim); where the Particular Conditions amend the General Conditions, review the "
-            "amended position that actually applies; and whether the clause is consistent with "
-            "the Employer's Requirements.\n"
-            "Useful tools: fidic_merge_gc_pc (effective text after the Particular Conditions), "
-            "fidic_calculate_time_bar (the time limits in the clause), "
-            "fidic_check_pc_consistency (Particular vs General Conditions), "
-            "fidic_search_er (what the Employer's Requirements say).\n"
-            "When you refer to the standard conditions, cite the sub-clause number only; do not "
-            "restate their wording."
-        )
-    if domain_id == "sha_spa":
-        if zh:
-            return (
-                "【领域：股权收购 / 股东协议】\n"
-                "本合同为股权收购协议或股东协议。重点关注：交割先决条件与最后期限；"
-                "陈述与保证的范围及其限定；出售方责任限制（上限、起赔额、索赔期限）与赔偿安排；"
-                "公司治理与股权转让权利（董事会、保留事项、优先购买权、领售权与随售权）。\n"
-                "可用工具：spa_extract_conditions（先决条件）、"
-                "spa_extract_reps_warranties（陈述与保证）、"
-                "spa_indemnity_analysis（责任限制与赔偿）、"
-                "sha_governance_check（治理与转让条款）。"
-            )
-        return (
-            "## Domain: share purchase / shareholders' agreement\n"
-            "This is a share purchase or shareholders' agreement. Focus on conditions precedent "
-            "and the long-stop date; the scope and qualification of the warranties; the seller's "
-            "limits of liability (cap, basket, claim periods) and the indemnities; and governance "
-            "and transfer rights (board, reserved matters, pre-emption, drag and tag).\n"
-            "Useful tools: spa_extract_conditions (conditions precedent), "
-            "spa_extract_reps_warranties (warranties), "
-            "spa_indemnity_analysis (liability limits and indemnities), "
-            "sha_governance_check (governance and transfer terms)."
-        )
-    if zh:
-        return (
-            "【领域：商业合同】\n"
-            "按一般商业合同审查：责任及其限制、付款、违约与解除、知识产权与保密、争议解决，"
-            "以及显失公平、含义不清或缺失的约定。"
-        )
-    return (
-        "## Domain: commercial contract\n"
-        "Review it as a commercial contract: liability and its limits, payment, breach and "
-        "termination, IP and confidentiality, dispute resolution, and terms that are one-sided, "
-        "unclear or missing."
-    )
+    """The domain's guidance for the agent (its plugin's prompt hints; generic by default)."""
+    from contract_review.plugins import load_builtin_plugins
+    from contract_review.plugins.registry import plugin_for
+
+    load_builtin_plugins()
+    plugin = plugin_for(domain_id)
+    return plugin.prompt_hints.get("zh" if zh else "en", "") if plugin else ""
 
 
 def _suggested_skills(

@@ -21,7 +21,6 @@ import json
 import logging
 import operator
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import cache
@@ -35,6 +34,7 @@ from typing_extensions import TypedDict
 
 from contract_review.errors import LLMError
 from contract_review.models import AgentRunInfo, DocumentStructure
+from contract_review.skills.context import ReviewContext, SkillState
 from contract_review.skills.dispatcher import SkillDispatcher
 from contract_review.skills.tool_adapter import parse_tool_calls
 from contract_review.types import ChatModel
@@ -101,7 +101,7 @@ class AgentContext:
     dispatcher: SkillDispatcher
     clause_id: str
     primary_structure: DocumentStructure | None
-    state: Mapping[str, Any]
+    state: SkillState
     """What skills' `prepare_input` reads: task facts and documents."""
     tools: list[dict[str, Any]]
     """Tool definitions offered to the model."""
@@ -419,7 +419,7 @@ async def run_react_agent(
     messages: list[dict[str, Any]],
     clause_id: str,
     primary_structure: DocumentStructure | None,
-    state: Mapping[str, Any],
+    state: SkillState,
     *,
     max_iterations: int = 5,
     temperature: float = 0.1,
@@ -429,7 +429,8 @@ async def run_react_agent(
     """Run the agent on one clause; never raises for model or tool failures (the outcome's
     `info.stop_reason` says what happened)."""
     started = time.perf_counter()
-    tools = dispatcher.get_tool_definitions(domain_filter=state.get("domain_id"))
+    facts = ReviewContext.from_state(state)
+    tools = dispatcher.get_tool_definitions(domain_filter=facts.domain_id)
     if not tools:
         logger.info("react clause=%s: no tools available; agent not run", clause_id)
         return AgentOutcome(
@@ -440,10 +441,10 @@ async def run_react_agent(
         dispatcher=dispatcher,
         clause_id=clause_id,
         primary_structure=primary_structure,
-        state=state,
+        state=facts,
         tools=tools,
         temperature=temperature,
-        language=str(state.get("language") or "en"),
+        language=facts.language or "en",
         max_tool_calls_per_step=max_tool_calls_per_step,
         stream_tokens=stream_tokens,
     )
@@ -472,7 +473,7 @@ async def react_agent_loop(
     messages: list[dict[str, Any]],
     clause_id: str,
     primary_structure: DocumentStructure | None,
-    state: Mapping[str, Any],
+    state: SkillState,
     *,
     max_iterations: int = 5,
     temperature: float = 0.1,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any
+from typing import Annotated, NotRequired
 
 from typing_extensions import TypedDict
 
@@ -17,6 +17,7 @@ from contract_review.models import (
     RiskPoint,
     TaskDocument,
 )
+from contract_review.skills.context import ReviewContext
 
 __all__ = ["ClauseIn", "ClauseState", "ReviewGraphState", "merge_findings"]
 
@@ -83,12 +84,16 @@ class ReviewGraphState(TypedDict, total=False):
 
 
 class ClauseIn(TypedDict):
-    """What a clause branch receives (small: no documents, only ids and the item)."""
+    """What a clause branch receives (small: the item and its key; documents come from the
+    run context)."""
 
     item: ReviewChecklistItem
     key: str
-    task: dict[str, Any]
-    """Task facts: task_id, our_party, language, domain_id, domain_subtype, max_retries."""
+    max_retries: int
+    """Redrafts of the clause's redlines while validation fails."""
+    facts: NotRequired[ReviewContext | None]
+    """The task facts and documents, only for a graph invoked without a run context (its
+    documents in the state); None otherwise."""
 
 
 class ClauseState(ClauseIn, total=False):

@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from contract_review.errors import InputError
-from contract_review.models import DocumentStructure, ReviewChecklistItem
+from contract_review.models import (
+    BaselinePosition,
+    ClauseFindings,
+    DocumentStructure,
+    ReviewChecklistItem,
+    TaskDocument,
+)
 from contract_review.skills.schema import SkillRegistration
 from contract_review.structure_parser import DocumentParserConfig
 
 __all__ = [
+    "DEFAULT_DOMAIN",
     "BaselinePosition",
     "DomainPlugin",
     "clear_plugins",
@@ -20,6 +27,7 @@ __all__ = [
     "get_baseline_text",
     "get_plugin",
     "list_plugins",
+    "plugin_for",
     "register_plugin",
     "require_plugin",
 ]
@@ -31,19 +39,19 @@ BaselineKeyFinder = Callable[[DocumentStructure, str], str | None]
 """(structure, clause id) → the baseline key that clause corresponds to (e.g. a 1999-numbered
 '19.1 Force Majeure' → '18.1'), or None when it corresponds to none."""
 
+DocumentPreparer = Callable[[list[TaskDocument], DocumentParserConfig], list[TaskDocument]]
+"""(task documents, parser profile) → the documents to review (e.g. FIDIC: the conditions in
+force merged from General and Particular Conditions become the primary document)."""
 
-class BaselinePosition(BaseModel):
-    """The standard position for one clause or topic, in our own words (never FIDIC wording)."""
+ChecklistAdjuster = Callable[
+    [list[ReviewChecklistItem], list[TaskDocument]], list[ReviewChecklistItem]
+]
+"""(checklist, task documents) → the checklist adapted to the documents given (e.g. amendment
+skills on every item when Particular Conditions amend a baseline)."""
 
-    model_config = ConfigDict(extra="forbid")
-
-    key: str = Field(description="Clause id ('20.1') or topic name ('Governing Law').")
-    title: str = Field(description="Short title.")
-    text: str = Field(description="The standard position, summarised in our own words.")
-    subtypes: list[str] = Field(
-        default_factory=list, description="Subtypes it applies to; empty = all."
-    )
-    source: str = Field("", description="Where the position comes from (facts, not wording).")
+CrossClauseRule = Callable[[Mapping[str, ClauseFindings]], dict[str, ClauseFindings]]
+"""All findings of a review (item key → findings) → the findings after a rule that needs the
+whole contract at once (e.g. an uncapped liability anywhere makes indemnities weigh more)."""
 
 
 class DomainPlugin(BaseModel):
@@ -72,6 +80,19 @@ class DomainPlugin(BaseModel):
         description="Maps a document clause to its baseline key when numbering differs; "
         "None = baselines are keyed by the document's own clause ids.",
     )
+    prepare_documents: DocumentPreparer | None = Field(
+        None, description="Turns the task's documents into the documents reviewed."
+    )
+    adjust_checklist: ChecklistAdjuster | None = Field(
+        None, description="Adapts the checklist to the documents given."
+    )
+    cross_clause_rules: list[CrossClauseRule] = Field(
+        default_factory=list, description="Rules applied to all findings once clauses are done."
+    )
+    prompt_hints: dict[str, str] = Field(
+        default_factory=dict,
+        description="Domain guidance for the LLM agent's prompt, by language ('en', 'zh').",
+    )
 
     def baseline(self, key: str, subtype: str | None = None) -> BaselinePosition | None:
         """The baseline for a clause id or topic (subtype-specific first)."""
@@ -81,6 +102,15 @@ class DomainPlugin(BaseModel):
                 if subtype in b.subtypes:
                     return b
         return next((b for b in matches if not b.subtypes or subtype is None), None)
+
+    def baseline_for_clause(
+        self, structure: DocumentStructure, clause_id: str, subtype: str | None = None
+    ) -> BaselinePosition | None:
+        """The baseline of one clause of a document, numbering differences resolved."""
+        if self.baseline_key is None:
+            return self.baseline(clause_id, subtype)
+        key = self.baseline_key(structure, clause_id)
+        return self.baseline(key, subtype) if key else None
 
 
 _PLUGINS: dict[str, DomainPlugin] = {}
@@ -94,6 +124,16 @@ def register_plugin(plugin: DomainPlugin) -> None:
 def get_plugin(domain_id: str | None) -> DomainPlugin | None:
     """The plugin of `domain_id`, or None."""
     return _PLUGINS.get(domain_id) if domain_id else None
+
+
+DEFAULT_DOMAIN = "generic"
+"""The domain of a review that names none."""
+
+
+def plugin_for(domain_id: str | None) -> DomainPlugin | None:
+    """The plugin of `domain_id`, else that of the default domain (None if neither is
+    registered): what a review without a (known) domain is reviewed as."""
+    return get_plugin(domain_id) or get_plugin(DEFAULT_DOMAIN)
 
 
 def require_plugin(domain_id: str) -> DomainPlugin:
@@ -128,12 +168,7 @@ def get_baseline_for_clause(
 ) -> BaselinePosition | None:
     """Baseline position of one clause of a document, numbering differences resolved."""
     plugin = get_plugin(domain_id)
-    if plugin is None:
-        return None
-    if plugin.baseline_key is None:
-        return plugin.baseline(clause_id, subtype)
-    key = plugin.baseline_key(structure, clause_id)
-    return plugin.baseline(key, subtype) if key else None
+    return plugin.baseline_for_clause(structure, clause_id, subtype) if plugin else None
 
 
 def get_baseline_text(

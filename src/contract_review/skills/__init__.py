@@ -1,14 +1,13 @@
 """Skills: self-describing capabilities the review (or an LLM agent) calls through the
-dispatcher. `create_dispatcher()` returns one with every built-in skill registered."""
+dispatcher. `builtin_skills()` are the generic ones; a dispatcher with the domains' skills as
+well comes from `contract_review.plugins.create_dispatcher()` (skills know no domain plugin)."""
 
 from __future__ import annotations
-
-from contract_review.config import Settings
 
 from .dispatcher import SkillDispatcher
 from .schema import SkillRegistration
 
-__all__ = ["SkillDispatcher", "SkillRegistration", "builtin_skills", "create_dispatcher"]
+__all__ = ["SkillDispatcher", "SkillRegistration", "builtin_skills"]
 
 
 def builtin_skills() -> list[SkillRegistration]:
@@ -36,18 +35,3 @@ def builtin_skills() -> list[SkillRegistration]:
         assess_deviation.REGISTRATION,
         draft_redline_comment.REGISTRATION,
     ]
-
-
-def create_dispatcher(settings: Settings | None = None) -> SkillDispatcher:
-    """A dispatcher with the generic skills and the skills of every built-in domain plugin."""
-    from contract_review.plugins import load_builtin_plugins
-    from contract_review.plugins.registry import list_plugins
-
-    dispatcher = SkillDispatcher(settings=settings)
-    for registration in builtin_skills():
-        dispatcher.register(registration)
-    load_builtin_plugins()
-    for plugin in list_plugins():
-        for registration in plugin.skills:
-            dispatcher.register(registration)
-    return dispatcher

@@ -1,27 +1,53 @@
-"""What a skill may know about the review beyond its clause, read from the graph state.
+"""What a skill may know about the review beyond its clause: the typed task facts.
 
-`prepare_input(clause_id, primary_structure, state)` functions receive the review state as a
-mapping (SPEC-19); `ReviewContext.from_state` validates the parts skills use, once, at that
-edge — inside a skill everything is typed.
+A review builds one `ReviewContext` (part of its run context) and the dispatcher hands it to
+every skill's `prepare_input(clause_id, primary_structure, state)`. Callers that still pass the
+review state as a mapping (SPEC-19) get it validated once, at that edge, by
+`ReviewContext.from_state` — inside a skill everything is typed.
+
+The domain's baseline positions reach skills through the context (`baselines`), set by whoever
+knows the domain plugins, so skills never import plugins.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from contract_review.errors import SkillError
-from contract_review.models import ClauseNode, DocumentRole, DocumentStructure, TaskDocument
+from contract_review.models import (
+    BaselinePosition,
+    ClauseNode,
+    DocumentRole,
+    DocumentStructure,
+    TaskDocument,
+)
 
-__all__ = ["ReviewContext", "require_clause"]
+__all__ = ["BaselineSource", "ReviewContext", "SkillState", "require_clause"]
+
+
+class BaselineSource(Protocol):
+    """Where a domain's standard positions come from (a domain plugin)."""
+
+    def baseline(self, key: str, subtype: str | None = None) -> BaselinePosition | None:
+        """The position for a clause id or topic."""
+        ...
+
+    def baseline_for_clause(
+        self, structure: DocumentStructure, clause_id: str, subtype: str | None = None
+    ) -> BaselinePosition | None:
+        """The position for one clause of a document, numbering differences resolved."""
+        ...
 
 
 class ReviewContext(BaseModel):
     """The review facts skills use: who we act for, language, domain, and the documents."""
 
-    model_config = ConfigDict(extra="ignore")
+    # A state mapping's other keys are kept (as extras): a SPEC-19 `prepare_input` may read
+    # any key of the state it was given, through `get` / `[]`.
+    model_config = ConfigDict(extra="allow")
 
     task_id: str = Field("", description="Review task id.")
     our_party: str = Field("", description="The party we act for, as named in the contract.")
@@ -31,10 +57,55 @@ class ReviewContext(BaseModel):
     documents: list[TaskDocument] = Field(default_factory=list, description="Task documents.")
     criteria_path: str | None = Field(None, description="Review playbook file, if any.")
 
+    # Not data: the domain's positions, attached by the run (never serialised).
+    _baselines: BaselineSource | None = PrivateAttr(default=None)
+
     @classmethod
-    def from_state(cls, state: Mapping[str, Any] | None) -> ReviewContext:
-        """Validate the relevant keys of a review state (unknown keys are ignored)."""
+    def from_state(cls, state: ReviewContext | Mapping[str, Any] | None) -> ReviewContext:
+        """The context itself, or a review state validated (the keys skills use typed, the
+        others kept as they are)."""
+        if isinstance(state, ReviewContext):
+            return state
         return cls.model_validate(dict(state or {}))
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """A fact by its state key (SPEC-19 `prepare_input` functions read the state so)."""
+        if key in type(self).model_fields:
+            return getattr(self, key)
+        return (self.model_extra or {}).get(key, default)
+
+    def __getitem__(self, key: str) -> Any:
+        marker = object()
+        value = self.get(key, marker)
+        if value is marker:
+            raise KeyError(key)
+        return value
+
+    def __contains__(self, key: object) -> bool:
+        return key in type(self).model_fields or key in (self.model_extra or {})
+
+    @property
+    def baselines(self) -> BaselineSource | None:
+        """The domain's standard positions, when the run knows the domain."""
+        return self._baselines
+
+    def with_baselines(self, source: BaselineSource | None) -> ReviewContext:
+        """A copy of this context whose skills see `source`'s positions."""
+        copy = self.model_copy()
+        copy._baselines = source
+        return copy
+
+    def baseline(self, key: str) -> BaselinePosition | None:
+        """The domain's position for a clause id or topic (this review's subtype first)."""
+        return self._baselines.baseline(key, self.domain_subtype) if self._baselines else None
+
+    def baseline_for_clause(
+        self, structure: DocumentStructure, clause_id: str
+    ) -> BaselinePosition | None:
+        """The domain's position for one clause of `structure`."""
+        if self._baselines is None:
+            return None
+        return self._baselines.baseline_for_clause(structure, clause_id, self.domain_subtype)
 
     def with_role(self, role: DocumentRole) -> list[TaskDocument]:
         """Documents playing `role`, in task order."""
@@ -43,6 +114,11 @@ class ReviewContext(BaseModel):
     def structure_of(self, role: DocumentRole) -> DocumentStructure | None:
         """Structure of the first document with `role` that has been parsed."""
         return next((d.structure for d in self.with_role(role) if d.structure), None)
+
+
+SkillState = ReviewContext | Mapping[str, Any]
+"""What `prepare_input(clause_id, primary_structure, state)` receives: the review's typed
+context (from the dispatcher), or a review state mapping (SPEC-19 callers)."""
 
 
 def require_clause(structure: DocumentStructure | None, clause_id: str) -> ClauseNode:

@@ -23,6 +23,7 @@ from contract_review.errors import SkillError
 from contract_review.models import DocumentStructure
 
 from ._remote import RemoteSkillClient, RemoteSkillError
+from .context import BaselineSource, ReviewContext, SkillState
 from .schema import (
     INTERNAL_FIELDS,
     GenericSkillInput,
@@ -33,7 +34,10 @@ from .schema import (
 )
 from .tool_adapter import skills_to_tool_definitions
 
-__all__ = ["SkillDispatcher", "resolve_handler"]
+__all__ = ["BaselinesOf", "SkillDispatcher", "resolve_handler"]
+
+BaselinesOf = Callable[[str | None], BaselineSource | None]
+"""Domain id → that domain's standard positions (the plugin registry provides one)."""
 
 logger = logging.getLogger(__name__)
 
@@ -73,8 +77,11 @@ class SkillDispatcher:
         *,
         settings: Settings | None = None,
         remote_client: RemoteSkillClient | None = None,
+        baselines_of: BaselinesOf | None = None,
     ) -> None:
         self.settings = settings or get_settings()
+        self.baselines_of = baselines_of
+        """Gives a context without baselines (a state given as a mapping) its domain's."""
         self._skills: dict[str, SkillRegistration] = {}
         # JSON schemas cost ~40 ms a skill to generate; agents ask for them once per clause.
         self._tool_definitions: dict[tuple[str | None, str | None], list[dict[str, Any]]] = {}
@@ -184,7 +191,7 @@ class SkillDispatcher:
         skill_id: str,
         clause_id: str,
         primary_structure: DocumentStructure | None,
-        state: Mapping[str, Any],
+        state: SkillState,
         *,
         llm_arguments: Mapping[str, Any] | None = None,
     ) -> SkillResult:
@@ -224,7 +231,7 @@ class SkillDispatcher:
         reg: SkillRegistration,
         clause_id: str,
         structure: DocumentStructure | None,
-        state: Mapping[str, Any],
+        state: SkillState,
         llm_arguments: dict[str, Any],
     ) -> BaseModel:
         if reg.prepare_input_fn is None:
@@ -233,7 +240,10 @@ class SkillDispatcher:
                 document_structure=structure,
                 state_snapshot={k: v for k, v in llm_arguments.items() if k != "clause_id"},
             )
-        prepared = resolve_handler(reg.prepare_input_fn)(clause_id, structure, state)
+        context = ReviewContext.from_state(state)
+        if context.baselines is None and self.baselines_of is not None:
+            context = context.with_baselines(self.baselines_of(context.domain_id))
+        prepared = resolve_handler(reg.prepare_input_fn)(clause_id, structure, context)
         if not isinstance(prepared, BaseModel):
             raise SkillError(f"prepare_input of {reg.skill_id} returned no model")
         fields = type(prepared).model_fields

@@ -2,14 +2,18 @@
 
 `register_fidic_plugin()` registers a `DomainPlugin` with domain_id "fidic": the FIDIC parser
 profile, the checklist of key sub-clauses (`checklist.py`), book-specific baseline positions
-written in our own words (`baselines.py`) and the FIDIC skills of `contract_review.skills.fidic`.
+written in our own words (`baselines.py`), the conditions in force merged from General and
+Particular Conditions (`conditions.py`), the agent's domain guidance (`prompts.py`) and the
+FIDIC skills of `contract_review.skills.fidic`.
 """
 
 from __future__ import annotations
 
 from contract_review.models import DocumentStructure
 from contract_review.plugins.registry import DomainPlugin, register_plugin
+from contract_review.plugins.rules import uncapped_liability_raises_indemnities
 from contract_review.skills._cache import per_structure
+from contract_review.skills.fidic import check_pc_consistency, merge_gc_pc, search_er, time_bar
 from contract_review.skills.schema import SkillRegistration
 from contract_review.structure_parser import DocumentParserConfig
 
@@ -23,6 +27,8 @@ from .checklist import (
     match_clauses,
     uses_1999_numbering,
 )
+from .conditions import amendment_checklist, conditions_in_force
+from .prompts import PROMPT_HINTS
 
 __all__ = [
     "ALL_BOOKS",
@@ -44,14 +50,7 @@ __all__ = [
 
 
 def _fidic_skills() -> list[SkillRegistration]:
-    """Registrations of the FIDIC skills.
-
-    Imported when the plugin is built, not at module top: the skill modules import the skill
-    machinery, which looks plugins up, so a top-level import would make the two import orders
-    depend on each other.
-    """
-    from contract_review.skills.fidic import check_pc_consistency, merge_gc_pc, search_er, time_bar
-
+    """Registrations of the FIDIC skills."""
     return [
         merge_gc_pc.REGISTRATION,
         time_bar.REGISTRATION,
@@ -92,6 +91,10 @@ def fidic_plugin() -> DomainPlugin:
         baselines=list(BASELINES),
         skills=_fidic_skills(),
         baseline_key=baseline_key,
+        prepare_documents=conditions_in_force,
+        adjust_checklist=amendment_checklist,
+        cross_clause_rules=[uncapped_liability_raises_indemnities],
+        prompt_hints=PROMPT_HINTS,
     )
 
 

@@ -12,7 +12,7 @@ position per book (or per group of books). `NUMBERING_1999` maps 2017 sub-clause
 
 from __future__ import annotations
 
-from contract_review.plugins.registry import BaselinePosition
+from contract_review.models import BaselinePosition
 
 __all__ = [
     "ALL_BOOKS",

@@ -7,8 +7,11 @@ per topic, written in our own words.
 
 from __future__ import annotations
 
-from contract_review.plugins.registry import BaselinePosition, DomainPlugin, register_plugin
+from contract_review.models import BaselinePosition
+from contract_review.plugins.registry import DomainPlugin, register_plugin
+from contract_review.plugins.rules import uncapped_liability_raises_indemnities
 
+from .prompts import PROMPT_HINTS
 from .topics import (
     CUAD_TOPICS,
     TOPICS,
@@ -166,6 +169,8 @@ def generic_plugin() -> DomainPlugin:
         ),
         build_checklist=build_generic_checklist,
         baselines=list(BASELINES),
+        cross_clause_rules=[uncapped_liability_raises_indemnities],
+        prompt_hints=PROMPT_HINTS,
     )
 
 

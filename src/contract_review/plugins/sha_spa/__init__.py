@@ -8,7 +8,9 @@ our own words, with its `source` — and the four sha_spa skills.
 
 from __future__ import annotations
 
-from contract_review.plugins.registry import BaselinePosition, DomainPlugin, register_plugin
+from contract_review.models import BaselinePosition
+from contract_review.plugins.registry import DomainPlugin, register_plugin
+from contract_review.plugins.rules import uncapped_liability_raises_indemnities
 from contract_review.skills.sha_spa import conditions, governance, indemnity, reps_warranties
 from contract_review.structure_parser import DocumentParserConfig
 
@@ -21,6 +23,7 @@ from .checklists import (
     detect_subtype,
     find_clause,
 )
+from .prompts import PROMPT_HINTS
 
 __all__ = [
     "BASELINES",
@@ -138,6 +141,8 @@ def sha_spa_plugin() -> DomainPlugin:
             indemnity.REGISTRATION,
             governance.REGISTRATION,
         ],
+        cross_clause_rules=[uncapped_liability_raises_indemnities],
+        prompt_hints=PROMPT_HINTS,
     )
 
 

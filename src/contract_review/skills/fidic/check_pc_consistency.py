@@ -19,15 +19,14 @@ English and Chinese. Quotes are verbatim substrings of the effective (or GC) tex
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
 from contract_review.errors import SkillError
 from contract_review.models import DocumentRole, DocumentStructure
 from contract_review.skills._parties import party_actions, party_roles
-from contract_review.skills.context import ReviewContext
+from contract_review.skills.context import ReviewContext, SkillState
 from contract_review.skills.fidic.merge_gc_pc import (
     MergedClause,
     MergedConditions,
@@ -113,7 +112,7 @@ DESCRIPTION = (
 
 
 def prepare_input(
-    clause_id: str, primary_structure: DocumentStructure | None, state: Mapping[str, Any]
+    clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
 ) -> CheckPcConsistencyInput:
     """Input for `clause_id`: GC (BASELINE), PC (SUPPLEMENT) and our party via the context."""
     ctx = ReviewContext.from_state(state)

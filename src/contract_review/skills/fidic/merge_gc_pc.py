@@ -22,15 +22,14 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
 from contract_review.errors import SkillError
 from contract_review.models import ClauseNode, DocumentRole, DocumentStructure
-from contract_review.skills.context import ReviewContext
+from contract_review.skills.context import ReviewContext, SkillState
 from contract_review.skills.local.compare_with_baseline import sentences
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
@@ -153,7 +152,7 @@ DESCRIPTION = (
 
 
 def prepare_input(
-    clause_id: str, primary_structure: DocumentStructure | None, state: Mapping[str, Any]
+    clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
 ) -> MergeGcPcInput:
     """Input for `clause_id`: GC (BASELINE), PC (SUPPLEMENT) via the review context."""
     ctx = ReviewContext.from_state(state)

@@ -11,14 +11,12 @@ tests on completion, site → site data / geotechnical / sub-surface, 设计 →
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Any
 
 from pydantic import BaseModel, Field
 
 from contract_review.errors import SkillError
 from contract_review.models import ClauseNode, DocumentRole, DocumentStructure, TaskDocument
-from contract_review.skills.context import ReviewContext, require_clause
+from contract_review.skills.context import ReviewContext, SkillState, require_clause
 from contract_review.skills.local.search_reference_doc import (
     SearchReferenceDocInput,
     SearchReferenceDocOutput,
@@ -173,7 +171,7 @@ DESCRIPTION = (
 
 
 def prepare_input(
-    clause_id: str, primary_structure: DocumentStructure | None, state: Mapping[str, Any]
+    clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
 ) -> SearchErInput:
     """Input searching the review's reference documents for `clause_id`'s subject."""
     context = ReviewContext.from_state(state)

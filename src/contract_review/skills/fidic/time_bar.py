@@ -19,15 +19,14 @@ from __future__ import annotations
 import calendar
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import date, timedelta
 from decimal import Decimal
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from contract_review.models import ClauseKind, ClauseNode, DocumentStructure
-from contract_review.plugins.registry import get_baseline
+from contract_review.models import BaselinePosition, ClauseKind, ClauseNode, DocumentStructure
 from contract_review.skills._parties import (
     GENERIC_LABELS,
     ROLE_SYNONYMS,
@@ -35,7 +34,7 @@ from contract_review.skills._parties import (
     party_roles,
     role_actions,
 )
-from contract_review.skills.context import ReviewContext, require_clause
+from contract_review.skills.context import ReviewContext, SkillState, require_clause
 from contract_review.skills.local.extract_financial_terms import analyse as analyse_terms
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
@@ -183,7 +182,7 @@ DESCRIPTION = (
 
 
 def prepare_input(
-    clause_id: str, primary_structure: DocumentStructure | None, state: Mapping[str, Any]
+    clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
 ) -> TimeBarInput:
     """Input for `clause_id` of the primary document."""
     return TimeBarInput(
@@ -579,17 +578,20 @@ def _label(structure: DocumentStructure | None, clause: ClauseNode) -> str:
     return f"Clause {clause.clause_id}"
 
 
+BaselineLookup = Callable[[str], BaselinePosition | None]
+"""Clause id → the domain's standard position for it (e.g. `ReviewContext.baseline`)."""
+
+
 def _standard(
     structure: DocumentStructure | None,
-    domain_id: str | None,
-    subtype: str | None,
+    baseline_of: BaselineLookup | None,
     clause: ClauseNode,
 ) -> tuple[str, float, str] | None:
     """(baseline key, days, period quote) of the standard position for the clause or, failing
     that, for its nearest ancestor that has one."""
     node: ClauseNode | None = clause
     while node is not None:
-        baseline = get_baseline(domain_id, node.clause_id, subtype)
+        baseline = baseline_of(node.clause_id) if baseline_of else None
         if baseline is not None:
             items, _ = analyse_terms(baseline.text)
             for it in items:
@@ -709,14 +711,13 @@ def time_bars_for_clause(
     *,
     our_party: str = "",
     trigger_date: date | None = None,
-    domain_id: str | None = None,
-    domain_subtype: str | None = None,
+    baseline_of: BaselineLookup | None = None,
 ) -> tuple[list[TimeBar], str | None]:
     """Time limits of one clause (its sub-clauses included) and the baseline key used."""
     clause = require_clause(structure, clause_id)
     context = _context_of(structure, clause)
     roles = party_roles(structure, our_party) if our_party else None
-    standard = _standard(structure, domain_id, domain_subtype, clause)
+    standard = _standard(structure, baseline_of, clause)
     dates = {clause.clause_id: trigger_date} if trigger_date else {}
     bars = _extract(
         structure,
@@ -735,8 +736,7 @@ def time_bars_for_document(
     *,
     our_party: str = "",
     trigger_dates: dict[str, date] | None = None,
-    domain_id: str | None = None,
-    domain_subtype: str | None = None,
+    baseline_of: BaselineLookup | None = None,
 ) -> list[TimeBar]:
     """Every time limit of the contract, each once, attached to the deepest clause holding it.
 
@@ -762,7 +762,7 @@ def time_bars_for_document(
             keep = (node.start_offset, node.end_offset)
         if not text.strip():
             continue
-        standard = _standard(structure, domain_id, domain_subtype, node)
+        standard = _standard(structure, baseline_of, node)
         out.extend(_extract(structure, node, text, keep, roles, dates, standard))
     return out
 
@@ -776,8 +776,7 @@ def handle(inp: TimeBarInput) -> TimeBarOutput:
         inp.clause_id,
         our_party=ctx.our_party,
         trigger_date=inp.trigger_date,
-        domain_id=ctx.domain_id,
-        domain_subtype=ctx.domain_subtype,
+        baseline_of=ctx.baseline,
     )
     return TimeBarOutput(
         clause_id=clause.clause_id,

@@ -42,7 +42,7 @@ from contract_review.skills._parties import (
     party_roles,
     role_actions,
 )
-from contract_review.skills.context import ReviewContext
+from contract_review.skills.context import ReviewContext, SkillState
 from contract_review.skills.local.compare_with_baseline import (
     ChangedNumber,
     CompareWithBaselineInput,
@@ -54,6 +54,7 @@ from contract_review.skills.local.compare_with_baseline import (
 from contract_review.skills.local.compare_with_baseline import (
     prepare_input as prepare_comparison,
 )
+from contract_review.skills.local.load_review_criteria import read_criteria_file
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 SKILL_ID = "assess_deviation"
@@ -146,15 +147,20 @@ DESCRIPTION = (
 
 
 def prepare_input(
-    clause_id: str, primary_structure: DocumentStructure | None, state: Mapping[str, Any]
+    clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
 ) -> AssessDeviationInput:
-    """Input for `clause_id`: the comparison's inputs (criteria are loaded elsewhere)."""
+    """Input for `clause_id`: the comparison's inputs and the review playbook's criteria."""
     base = prepare_comparison(clause_id, primary_structure, state)
+    path = base.review_context.criteria_path if base.review_context else None
+    criteria = (
+        [c.model_dump(mode="json") for c in read_criteria_file(path)] if path is not None else None
+    )
     return AssessDeviationInput(
         clause_id=clause_id,
         document_structure=base.document_structure,
         baseline_structure=base.baseline_structure,
         review_context=base.review_context,
+        criteria_data=criteria,
     )
 
 

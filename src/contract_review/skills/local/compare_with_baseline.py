@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import threading
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from functools import lru_cache
@@ -23,9 +23,8 @@ from pydantic import BaseModel, Field
 from contract_review.errors import SkillError
 from contract_review.models import ClauseNode, DocumentRole, DocumentStructure
 from contract_review.numerals import CN_NUMERAL_CHARS, chinese_to_int
-from contract_review.plugins.registry import get_baseline, get_baseline_for_clause, get_plugin
 from contract_review.skills._parties import role_actions
-from contract_review.skills.context import ReviewContext, require_clause
+from contract_review.skills.context import ReviewContext, SkillState, require_clause
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 SKILL_ID = "compare_with_baseline"
@@ -162,7 +161,7 @@ DESCRIPTION = (
 
 
 def prepare_input(
-    clause_id: str, primary_structure: DocumentStructure | None, state: Mapping[str, Any]
+    clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
 ) -> CompareWithBaselineInput:
     """Input for `clause_id`: the contract, the baseline document and the review context."""
     ctx = ReviewContext.from_state(state)
@@ -773,13 +772,11 @@ def resolve_baseline(inp: CompareWithBaselineInput, clause: ClauseNode | None) -
                 sim,
             )
     by_clause = (
-        get_baseline_for_clause(
-            ctx.domain_id, inp.document_structure, inp.clause_id, ctx.domain_subtype
-        )
+        ctx.baseline_for_clause(inp.document_structure, inp.clause_id)
         if inp.document_structure is not None
-        else get_baseline(ctx.domain_id, inp.clause_id, ctx.domain_subtype)
+        else ctx.baseline(inp.clause_id)
     )
-    by_title = get_baseline(ctx.domain_id, title, ctx.domain_subtype) if title else None
+    by_title = ctx.baseline(title) if title else None
     for position in (by_clause, by_title):
         if position is not None:
             source = f"{ctx.domain_id} baseline position '{position.key}'"
@@ -1005,7 +1002,7 @@ def compare_cached(inp: CompareWithBaselineInput) -> Comparison:
     compare_with_baseline and then assess_deviation on one clause). Keyed by the identity of
     the structures and of the domain plugin; treat the result as read-only."""
     ctx = inp.review_context or ReviewContext()
-    objects = (inp.document_structure, inp.baseline_structure, get_plugin(ctx.domain_id))
+    objects = (inp.document_structure, inp.baseline_structure, ctx.baselines)
     key: tuple[Any, ...] = (inp.clause_id, inp.baseline_text, ctx.domain_id, ctx.domain_subtype)
     key += tuple(map(id, objects))
     with _RECENT_LOCK:

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
 from contract_review.models import ClauseNode, DocumentRole, DocumentStructure
 from contract_review.skills._cache import per_structure
-from contract_review.skills.context import ReviewContext, require_clause
+from contract_review.skills.context import ReviewContext, SkillState, require_clause
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 SKILL_ID = "cross_reference_check"
@@ -73,7 +72,7 @@ DESCRIPTION = (
 
 
 def prepare_input(
-    clause_id: str, primary_structure: DocumentStructure | None, state: Mapping[str, Any]
+    clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
 ) -> CrossReferenceCheckInput:
     """Input for `clause_id`, with the baseline structure when the review has one."""
     ctx = ReviewContext.from_state(state)

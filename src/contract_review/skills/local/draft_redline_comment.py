@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -52,7 +52,7 @@ from contract_review.numerals import (
     int_to_english_words,
 )
 from contract_review.skills._parties import GENERIC_LABELS, party_roles, role_key
-from contract_review.skills.context import ReviewContext, require_clause
+from contract_review.skills.context import ReviewContext, SkillState, require_clause
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 SKILL_ID = "draft_redline_comment"
@@ -157,7 +157,7 @@ DESCRIPTION = (
 
 
 def prepare_input(
-    clause_id: str, primary_structure: DocumentStructure | None, state: Mapping[str, Any]
+    clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
 ) -> DraftRedlineInput:
     """Input for `clause_id` of the primary document, without the risk.
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any, Literal
@@ -24,7 +23,7 @@ from contract_review.numerals import (
     chinese_to_int,
     english_words_to_int,
 )
-from contract_review.skills.context import require_clause
+from contract_review.skills.context import SkillState, require_clause
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 SKILL_ID = "extract_financial_terms"
@@ -191,7 +190,7 @@ DESCRIPTION = (
 
 
 def prepare_input(
-    clause_id: str, primary_structure: DocumentStructure | None, state: Mapping[str, Any]
+    clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
 ) -> FinancialTermsInput:
     """Input for `clause_id` of the primary document."""
     return FinancialTermsInput(clause_id=clause_id, document_structure=primary_structure)

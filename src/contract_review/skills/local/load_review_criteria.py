@@ -33,7 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from contract_review.errors import SkillError
 from contract_review.models import ClauseNode, DocumentStructure, RiskLevel
 from contract_review.numerals import chinese_to_int, roman_to_int
-from contract_review.skills.context import ReviewContext, require_clause
+from contract_review.skills.context import ReviewContext, SkillState, require_clause
 from contract_review.skills.local.search_reference_doc import (
     EN_STOPWORDS,
     chinese_words,
@@ -893,7 +893,7 @@ def _match(
 
 
 def prepare_input(
-    clause_id: str, primary_structure: DocumentStructure | None, state: Mapping[str, Any]
+    clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
 ) -> LoadReviewCriteriaInput:
     """Input for `clause_id`, with the playbook the user chose for the review."""
     context = ReviewContext.from_state(state)

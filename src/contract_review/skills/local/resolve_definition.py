@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Any
 
 from pydantic import BaseModel, Field
 
 from contract_review.models import DocumentStructure
 from contract_review.skills._cache import per_structure
-from contract_review.skills.context import require_clause
+from contract_review.skills.context import SkillState, require_clause
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 SKILL_ID = "resolve_definition"
@@ -185,7 +183,7 @@ _ZH_QUOTED = re.compile(r"[“\"「]([^”\"」\n]{1,20})[”\"」]")
 
 
 def prepare_input(
-    clause_id: str, primary_structure: DocumentStructure | None, state: Mapping[str, Any]
+    clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
 ) -> ResolveDefinitionInput:
     """Input for `clause_id` of the primary document."""
     return ResolveDefinitionInput(clause_id=clause_id, document_structure=primary_structure)

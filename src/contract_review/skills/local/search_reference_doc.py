@@ -35,7 +35,7 @@ from pydantic import BaseModel, Field
 
 from contract_review.errors import SkillError
 from contract_review.models import ClauseNode, DocumentRole, DocumentStructure, TaskDocument
-from contract_review.skills.context import ReviewContext, require_clause
+from contract_review.skills.context import ReviewContext, SkillState, require_clause
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 with warnings.catch_warnings():
@@ -556,7 +556,7 @@ DESCRIPTION = (
 
 
 def prepare_input(
-    clause_id: str, primary_structure: DocumentStructure | None, state: Mapping[str, Any]
+    clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
 ) -> SearchReferenceDocInput:
     """Input searching the reference documents of the review with `clause_id`'s text."""
     context = ReviewContext.from_state(state)

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar
+from typing import Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
 from contract_review.errors import SkillError
 from contract_review.models import ClauseNode, DocumentStructure
 from contract_review.skills._parties import PartyRoles, party_mentions, party_roles, role_actions
-from contract_review.skills.context import ReviewContext, require_clause
+from contract_review.skills.context import ReviewContext, SkillState, require_clause
 from contract_review.skills.local.extract_financial_terms import (
     FinancialTermsInput,
     FinancialTermsOutput,
@@ -53,7 +53,7 @@ def prepare_scoped(
     model: type[ScopedT],
     clause_id: str,
     primary_structure: DocumentStructure | None,
-    state: Mapping[str, Any],
+    state: SkillState,
 ) -> ScopedT:
     """`model` for `clause_id` of the primary document, our party from the review."""
     ctx = ReviewContext.from_state(state)

@@ -11,13 +11,13 @@ no MAC condition) only with scope 'document'.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
 from contract_review.models import ClauseNode, DocumentStructure
 from contract_review.skills._parties import PartyRoles
+from contract_review.skills.context import SkillState
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 from ._common import (
@@ -126,7 +126,7 @@ DESCRIPTION = (
 
 
 def prepare_input(
-    clause_id: str, primary_structure: DocumentStructure | None, state: Mapping[str, Any]
+    clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
 ) -> ConditionsInput:
     """Input for `clause_id` of the primary document."""
     return prepare_scoped(ConditionsInput, clause_id, primary_structure, state)

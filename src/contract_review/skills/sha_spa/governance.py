@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Mapping
-from typing import Any
 
 from pydantic import BaseModel, Field
 
 from contract_review.models import ClauseNode, DocumentStructure
 from contract_review.numerals import chinese_to_int, english_words_to_int
 from contract_review.skills._parties import PartyRoles
+from contract_review.skills.context import SkillState
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 from ._common import (
@@ -112,7 +111,7 @@ DESCRIPTION = (
 
 
 def prepare_input(
-    clause_id: str, primary_structure: DocumentStructure | None, state: Mapping[str, Any]
+    clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
 ) -> GovernanceInput:
     """Input for `clause_id` of the primary document."""
     return prepare_scoped(GovernanceInput, clause_id, primary_structure, state)

@@ -10,12 +10,12 @@ the terms with `MARKET_STANDARDS` from our party's side (buyer or seller).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
 from contract_review.models import DocumentStructure
+from contract_review.skills.context import SkillState
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 from ._common import (
@@ -142,7 +142,7 @@ DESCRIPTION = (
 
 
 def prepare_input(
-    clause_id: str, primary_structure: DocumentStructure | None, state: Mapping[str, Any]
+    clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
 ) -> IndemnityInput:
     """Input for `clause_id` of the primary document."""
     return prepare_scoped(IndemnityInput, clause_id, primary_structure, state)

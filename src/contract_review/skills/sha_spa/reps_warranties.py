@@ -12,12 +12,11 @@ judged for a buyer (qualified key warranties, no repetition) or a seller (the re
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Any
 
 from pydantic import BaseModel, Field
 
 from contract_review.models import ClauseNode, DocumentStructure
+from contract_review.skills.context import SkillState
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 from ._common import (
@@ -93,7 +92,7 @@ DESCRIPTION = (
 
 
 def prepare_input(
-    clause_id: str, primary_structure: DocumentStructure | None, state: Mapping[str, Any]
+    clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
 ) -> WarrantiesInput:
     """Input for `clause_id` of the primary document."""
     return prepare_scoped(WarrantiesInput, clause_id, primary_structure, state)

@@ -1,0 +1,94 @@
+"""The run context of a review: what its nodes need besides the state, built once per review.
+
+It travels as LangGraph runtime context (`graph.astream(..., context=run)`), so documents and
+services never enter the state or a checkpoint, and nothing is looked up in a module-global
+store. A caller that invokes the graph SPEC-4 style — documents (or `primary_structure`) in the
+state, no context — gets a context derived from the state by `context_from_state`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from contract_review.config import Settings
+from contract_review.models import DocumentRole, DocumentStructure, TaskDocument
+from contract_review.plugins.registry import DomainPlugin, get_plugin, plugin_for
+from contract_review.skills.context import ReviewContext
+from contract_review.skills.dispatcher import SkillDispatcher
+
+__all__ = ["RunContext", "context_from_state", "facts_from_state"]
+
+
+@dataclass(frozen=True)
+class RunContext:
+    """Everything one review run needs besides its state (LangGraph runtime context)."""
+
+    facts: ReviewContext
+    """Task facts and documents as skills read them: task id, our party, language, domain,
+    subtype, documents with their structures, the review playbook; with the domain's
+    baselines attached."""
+    dispatcher: SkillDispatcher
+    """Runs the skills (rules and the agent's tools)."""
+    settings: Settings
+    """All limits and switches."""
+    plugin: DomainPlugin | None = None
+    """The domain plugin: checklist, baselines, cross-clause rules, prompt hints."""
+    max_retries: int = 2
+    """Redrafts of a clause's redlines while validation fails."""
+
+    @property
+    def task_id(self) -> str:
+        """The review task's id."""
+        return self.facts.task_id
+
+    @property
+    def primary(self) -> DocumentStructure | None:
+        """The structure of the document under review."""
+        return self.facts.structure_of(DocumentRole.PRIMARY)
+
+
+def facts_from_state(state: Mapping[str, Any]) -> ReviewContext:
+    """The task facts of a review state that carries its documents (SPEC-4 callers): a bare
+    `primary_structure` becomes the primary document."""
+    documents = [TaskDocument.model_validate(d) for d in state.get("documents") or []]
+    structure = state.get("primary_structure")
+    if structure is not None and not any(d.role is DocumentRole.PRIMARY for d in documents):
+        structure = DocumentStructure.model_validate(structure)
+        primary = TaskDocument(
+            document_id=structure.document_id or "primary",
+            role=DocumentRole.PRIMARY,
+            filename="",
+            structure=structure,
+        )
+        documents = [primary, *documents]
+    return ReviewContext(
+        task_id=str(state.get("task_id") or "task"),
+        our_party=str(state.get("our_party") or ""),
+        language=str(state.get("language") or "en"),
+        domain_id=state.get("domain_id"),
+        domain_subtype=state.get("domain_subtype"),
+        documents=documents,
+    )
+
+
+def context_from_state(
+    state: Mapping[str, Any],
+    dispatcher: SkillDispatcher,
+    settings: Settings,
+    facts: ReviewContext | None = None,
+) -> RunContext:
+    """The run context of a graph invoked without one: facts from the state (or `facts`),
+    services from the graph's defaults."""
+    facts = facts or facts_from_state(state)
+    if facts.baselines is None:
+        # Baselines only of a domain the state names: a review without one compares with none.
+        facts = facts.with_baselines(get_plugin(facts.domain_id))
+    return RunContext(
+        facts=facts,
+        dispatcher=dispatcher,
+        settings=settings,
+        plugin=plugin_for(facts.domain_id),
+        max_retries=int(state.get("max_retries", 2)),
+    )
