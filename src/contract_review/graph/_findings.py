@@ -13,7 +13,7 @@ from contract_review.models import (
     RiskPoint,
     TextLocation,
 )
-from contract_review.skills._cache import per_structure
+from contract_review.skills.cache import per_structure
 
 from .injection import find_injections
 from .risk_rules import SEVERITY_ORDER, anchor_quote, location_in, risk_id

@@ -12,7 +12,7 @@ from __future__ import annotations
 from contract_review.models import DocumentStructure
 from contract_review.plugins.registry import DomainPlugin, register_plugin
 from contract_review.plugins.rules import uncapped_liability_raises_indemnities
-from contract_review.skills._cache import per_structure
+from contract_review.skills.cache import per_structure
 from contract_review.skills.fidic import check_pc_consistency, merge_gc_pc, search_er, time_bar
 from contract_review.skills.schema import SkillRegistration
 from contract_review.structure_parser import DocumentParserConfig

@@ -9,7 +9,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from contract_review.models import ClauseNode, DocumentRole, DocumentStructure
-from contract_review.skills._cache import per_structure
+from contract_review.skills.cache import per_structure
 from contract_review.skills.context import ReviewContext, SkillState, require_clause
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 

@@ -7,7 +7,7 @@ import re
 from pydantic import BaseModel, Field
 
 from contract_review.models import DocumentStructure
-from contract_review.skills._cache import per_structure
+from contract_review.skills.cache import per_structure
 from contract_review.skills.context import SkillState, require_clause
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 

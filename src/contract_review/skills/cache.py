@@ -1,4 +1,5 @@
-"""Per-document caches: skills run once per clause, but some work depends only on the document."""
+"""Per-document caches (public: skills, plugins and the graph share them): skills run once per
+clause, but some work depends only on the document."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from functools import wraps
 from typing import TypeVar
 
 from contract_review.models import DocumentStructure
+
+__all__ = ["per_structure"]
 
 T = TypeVar("T")
 
