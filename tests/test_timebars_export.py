@@ -11,7 +11,7 @@ from icalendar import Calendar
 
 from contract_review.errors import InputError
 from contract_review.exports.timebars import CSV_COLUMNS, write_timebars
-from contract_review.skills.fidic.time_bar import time_bars_for_document
+from contract_review.plugins.fidic.skills.time_bar import time_bars_for_document
 from contract_review.structure_parser import StructureParser
 from tests.conftest import EXAMPLES
 

@@ -256,7 +256,7 @@ def timebars(
     from datetime import date
 
     from contract_review.exports.timebars import write_timebars
-    from contract_review.skills.fidic.time_bar import time_bars_for_document
+    from contract_review.plugins.fidic.skills.time_bar import time_bars_for_document
 
     with user_errors():
         try:

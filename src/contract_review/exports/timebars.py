@@ -1,7 +1,7 @@
 """Time limits of a contract as calendar events (.ics) or a spreadsheet (.csv).
 
 `write_timebars(time_bars, path)` takes the `TimeBar`s of
-`contract_review.skills.fidic.time_bar.time_bars_for_document` and writes one all-day event
+`contract_review.plugins.fidic.skills.time_bar.time_bars_for_document` and writes one all-day event
 (with a reminder 3 days before) or one CSV row per time limit. A time limit without a known
 trigger date is counted from `start_date` (default: today), and the event says so.
 """
@@ -17,7 +17,7 @@ from pathlib import Path
 from icalendar import Alarm, Calendar, Event
 
 from contract_review.errors import InputError
-from contract_review.skills.fidic.time_bar import TimeBar, compute_deadline
+from contract_review.plugins.fidic.skills.time_bar import TimeBar, compute_deadline
 
 __all__ = ["CSV_COLUMNS", "write_timebars"]
 

@@ -4,16 +4,21 @@
 profile, the checklist of key sub-clauses (`checklist.py`), book-specific baseline positions
 written in our own words (`baselines.py`), the conditions in force merged from General and
 Particular Conditions (`conditions.py`), the agent's domain guidance (`prompts.py`) and the
-FIDIC skills of `contract_review.skills.fidic`.
+FIDIC skills of `contract_review.plugins.fidic.skills`.
 """
 
 from __future__ import annotations
 
 from contract_review.models import DocumentStructure
+from contract_review.plugins.fidic.skills import (
+    check_pc_consistency,
+    merge_gc_pc,
+    search_er,
+    time_bar,
+)
 from contract_review.plugins.registry import DomainPlugin, register_plugin
 from contract_review.plugins.rules import uncapped_liability_raises_indemnities
 from contract_review.skills.cache import per_structure
-from contract_review.skills.fidic import check_pc_consistency, merge_gc_pc, search_er, time_bar
 from contract_review.skills.schema import SkillRegistration
 from contract_review.structure_parser import DocumentParserConfig
 

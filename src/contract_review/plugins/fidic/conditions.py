@@ -12,7 +12,7 @@ from contract_review.models import (
     ReviewChecklistItem,
     TaskDocument,
 )
-from contract_review.skills.fidic.merge_gc_pc import merge_documents
+from contract_review.plugins.fidic.skills.merge_gc_pc import merge_documents
 from contract_review.structure_parser import DocumentParserConfig, StructureParser
 
 __all__ = ["CONDITIONS_ID", "amendment_checklist", "conditions_in_force"]

@@ -11,7 +11,12 @@ from __future__ import annotations
 from contract_review.models import BaselinePosition
 from contract_review.plugins.registry import DomainPlugin, register_plugin
 from contract_review.plugins.rules import uncapped_liability_raises_indemnities
-from contract_review.skills.sha_spa import conditions, governance, indemnity, reps_warranties
+from contract_review.plugins.sha_spa.skills import (
+    conditions,
+    governance,
+    indemnity,
+    reps_warranties,
+)
 from contract_review.structure_parser import DocumentParserConfig
 
 from .checklists import (

@@ -10,12 +10,17 @@ import pytest
 
 from contract_review.errors import SkillError
 from contract_review.models import DocumentStructure
+from contract_review.plugins.sha_spa.skills import (
+    conditions,
+    governance,
+    indemnity,
+    reps_warranties,
+)
+from contract_review.plugins.sha_spa.skills.conditions import ConditionsInput
+from contract_review.plugins.sha_spa.skills.governance import GovernanceInput
+from contract_review.plugins.sha_spa.skills.indemnity import MARKET_STANDARDS, IndemnityInput
+from contract_review.plugins.sha_spa.skills.reps_warranties import WarrantiesInput
 from contract_review.skills.dispatcher import SkillDispatcher
-from contract_review.skills.sha_spa import conditions, governance, indemnity, reps_warranties
-from contract_review.skills.sha_spa.conditions import ConditionsInput
-from contract_review.skills.sha_spa.governance import GovernanceInput
-from contract_review.skills.sha_spa.indemnity import MARKET_STANDARDS, IndemnityInput
-from contract_review.skills.sha_spa.reps_warranties import WarrantiesInput
 from contract_review.structure_parser import StructureParser
 from tests.conftest import EXAMPLES, FIXTURES, REPO
 

@@ -33,7 +33,7 @@ from ._common import (
 )
 
 SKILL_ID = "spa_indemnity_analysis"
-_PREFIX = "contract_review.skills.sha_spa.indemnity"
+_PREFIX = "contract_review.plugins.sha_spa.skills.indemnity"
 
 MARKET_STANDARDS: dict[str, Any] = {
     "source": "market practice summary, our words (typical negotiated private-company share "

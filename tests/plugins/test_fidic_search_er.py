@@ -8,8 +8,7 @@ import pytest
 
 from contract_review.errors import SkillError
 from contract_review.models import DocumentRole, DocumentStructure, TaskDocument
-from contract_review.skills.dispatcher import SkillDispatcher
-from contract_review.skills.fidic.search_er import (
+from contract_review.plugins.fidic.skills.search_er import (
     REGISTRATION,
     SearchErInput,
     SearchErOutput,
@@ -17,6 +16,7 @@ from contract_review.skills.fidic.search_er import (
     prepare_input,
     topic_expansion,
 )
+from contract_review.skills.dispatcher import SkillDispatcher
 from contract_review.structure_parser import StructureParser
 
 PARSER = StructureParser()

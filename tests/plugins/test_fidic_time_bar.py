@@ -10,6 +10,15 @@ import pytest
 
 from contract_review.errors import SkillError
 from contract_review.models import DocumentStructure
+from contract_review.plugins.fidic.skills.time_bar import (
+    REGISTRATION,
+    TimeBar,
+    TimeBarInput,
+    compute_deadline,
+    handle,
+    prepare_input,
+    time_bars_for_document,
+)
 from contract_review.plugins.registry import (
     BaselinePosition,
     DomainPlugin,
@@ -20,15 +29,6 @@ from contract_review.plugins.registry import (
 )
 from contract_review.skills.context import ReviewContext
 from contract_review.skills.dispatcher import SkillDispatcher
-from contract_review.skills.fidic.time_bar import (
-    REGISTRATION,
-    TimeBar,
-    TimeBarInput,
-    compute_deadline,
-    handle,
-    prepare_input,
-    time_bars_for_document,
-)
 from contract_review.structure_parser import StructureParser
 from tests.conftest import EXAMPLES
 

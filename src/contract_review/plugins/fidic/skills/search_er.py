@@ -36,7 +36,7 @@ __all__ = [
 ]
 
 SKILL_ID = "fidic_search_er"
-_PREFIX = "contract_review.skills.fidic.search_er"
+_PREFIX = "contract_review.plugins.fidic.skills.search_er"
 _SUBJECT_CHARS = 400
 
 FIDIC_TOPICS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {

@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from contract_review.models import DocumentRole, DocumentStructure, TaskDocument
+from contract_review.plugins.fidic.skills.check_pc_consistency import REGISTRATION, check_merged
+from contract_review.plugins.fidic.skills.merge_gc_pc import merge_documents
 from contract_review.skills.dispatcher import SkillDispatcher
-from contract_review.skills.fidic.check_pc_consistency import REGISTRATION, check_merged
-from contract_review.skills.fidic.merge_gc_pc import merge_documents
 from contract_review.structure_parser import StructureParser
 
 ROOT = Path(__file__).resolve().parents[2]

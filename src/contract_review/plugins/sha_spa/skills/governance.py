@@ -40,7 +40,7 @@ from ._common import (
 )
 
 SKILL_ID = "sha_governance_check"
-_PREFIX = "contract_review.skills.sha_spa.governance"
+_PREFIX = "contract_review.plugins.sha_spa.skills.governance"
 
 
 class GovernanceInput(ScopedInput):

@@ -52,7 +52,7 @@ __all__ = [
 ]
 
 SKILL_ID = "fidic_calculate_time_bar"
-_PREFIX = "contract_review.skills.fidic.time_bar"
+_PREFIX = "contract_review.plugins.fidic.skills.time_bar"
 
 PeriodUnit = Literal["hour", "day", "week", "month", "year"]
 DayType = Literal["calendar", "working", "unspecified"]

@@ -33,7 +33,7 @@ from ._common import (
 )
 
 SKILL_ID = "spa_extract_reps_warranties"
-_PREFIX = "contract_review.skills.sha_spa.reps_warranties"
+_PREFIX = "contract_review.plugins.sha_spa.skills.reps_warranties"
 
 KEY_TOPICS: tuple[str, ...] = ("title", "capacity", "accounts", "tax")
 """Warranties a buyer expects unqualified by knowledge."""

@@ -2,5 +2,5 @@
 
 Deterministic, English and Chinese: conditions precedent (`conditions`), warranties
 (`reps_warranties`), indemnities and limitations (`indemnity`) and shareholder governance
-(`governance`). Each module exposes `REGISTRATION`; wiring is done by the integrator.
+(`governance`). Each module exposes `REGISTRATION`; the sha_spa plugin registers them.
 """

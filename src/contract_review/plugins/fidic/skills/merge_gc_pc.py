@@ -45,7 +45,7 @@ __all__ = [
 ]
 
 SKILL_ID = "fidic_merge_gc_pc"
-_PREFIX = "contract_review.skills.fidic.merge_gc_pc"
+_PREFIX = "contract_review.plugins.fidic.skills.merge_gc_pc"
 
 Status = Literal["unchanged", "replaced", "amended", "appended", "deleted", "new"]
 Source = Literal["GC", "PC"]

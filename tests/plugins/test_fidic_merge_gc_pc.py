@@ -10,14 +10,14 @@ import pytest
 
 from contract_review.errors import SkillError
 from contract_review.models import DocumentRole, DocumentStructure, TaskDocument
-from contract_review.skills.context import ReviewContext
-from contract_review.skills.dispatcher import SkillDispatcher
-from contract_review.skills.fidic.merge_gc_pc import (
+from contract_review.plugins.fidic.skills.merge_gc_pc import (
     REGISTRATION,
     MergeGcPcInput,
     handle,
     merge_documents,
 )
+from contract_review.skills.context import ReviewContext
+from contract_review.skills.dispatcher import SkillDispatcher
 from contract_review.structure_parser import StructureParser
 
 ROOT = Path(__file__).resolve().parents[2]

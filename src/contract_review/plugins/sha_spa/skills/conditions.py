@@ -38,7 +38,7 @@ from ._common import (
 )
 
 SKILL_ID = "spa_extract_conditions"
-_PREFIX = "contract_review.skills.sha_spa.conditions"
+_PREFIX = "contract_review.plugins.sha_spa.skills.conditions"
 
 ConditionKind = Literal[
     "regulatory",
