@@ -249,7 +249,8 @@ def test_review_of_a_word_file_redlines_the_original(tmp_path: Path) -> None:
 def test_resume_of_a_task_that_never_reached_a_checkpoint(tmp_path: Path) -> None:
     """A review killed before its first checkpoint resumes from its manifest."""
     from contract_review.config import get_settings
-    from contract_review.review import TaskManifest, _save
+    from contract_review.tasks import TaskManifest
+    from contract_review.tasks import save_manifest as _save
 
     options = ReviewOptions(
         file=EXAMPLES / "generic" / "supply_agreement_en.txt", approve="all", out=tmp_path / "o"

@@ -13,15 +13,13 @@ import uuid
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from datetime import UTC, datetime
-from pathlib import Path
-from typing import Any, Literal, cast
+from typing import Any, cast
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from langgraph.types import Command
-from pydantic import BaseModel, Field
 
 from contract_review.config import Settings, get_settings
 from contract_review.documents import load_task_documents
@@ -44,72 +42,30 @@ from contract_review.plugins.registry import DomainPlugin, require_plugin
 from contract_review.skills.context import ReviewContext
 from contract_review.skills.dispatcher import SkillDispatcher
 from contract_review.skills.local.load_review_criteria import read_criteria_file
+from contract_review.tasks import (
+    ReviewOptions,
+    TaskManifest,
+    list_tasks,
+    load_manifest,
+    save_manifest,
+)
 
-__all__ = ["ReviewOptions", "list_tasks", "load_manifest", "resume_review", "start_review"]
+__all__ = [
+    "ReviewOptions",
+    "TaskManifest",
+    "list_tasks",
+    "load_manifest",
+    "resume_review",
+    "start_review",
+]
 
-Approval = Literal["interactive", "all", "none"]
+
 AskFn = Callable[[list[dict[str, Any]]], list[dict[str, Any]]]
 """Interactive approval: pending diffs (JSON) → decisions (ApprovalRequest-shaped dicts)."""
 ProgressFn = Callable[[int, int, str], None]
 """(clauses done, clauses in total, the clause just finished)."""
 EventFn = Callable[[ReviewEvent], None]
 """Receives every live event of the review (see `contract_review.graph.events`)."""
-
-
-class ReviewOptions(BaseModel):
-    """What the user asked for (the task manifest)."""
-
-    file: Path = Field(description="The contract.")
-    domain: str = Field("generic", description="generic, fidic or sha_spa.")
-    subtype: str | None = Field(None, description="Domain subtype.")
-    party: str = Field("", description="The party we act for.")
-    language: Literal["auto", "en", "zh-CN"] = Field("auto", description="Contract language.")
-    baseline: Path | None = Field(None, description="Baseline document.")
-    supplement: Path | None = Field(None, description="Supplement (e.g. Particular Conditions).")
-    references: list[Path] = Field(default_factory=list, description="Reference documents.")
-    criteria: Path | None = Field(None, description="Review playbook.")
-    approve: Approval = Field("interactive", description="Approval policy.")
-    out: Path = Field(Path("out"), description="Output folder.")
-
-
-class TaskManifest(BaseModel):
-    """A task on disk."""
-
-    task_id: str
-    created_at: str
-    options: ReviewOptions
-    status: str = "running"
-    outputs: dict[str, str] = Field(default_factory=dict)
-    llm_usage: TokenUsage | None = Field(
-        None, description="Model calls and tokens of all runs of the task so far."
-    )
-
-
-def _tasks_dir(settings: Settings) -> Path:
-    return settings.state_dir / "tasks"
-
-
-def _save(manifest: TaskManifest, settings: Settings) -> None:
-    folder = _tasks_dir(settings)
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / f"{manifest.task_id}.json").write_text(manifest.model_dump_json(indent=2))
-
-
-def load_manifest(task_id: str, settings: Settings | None = None) -> TaskManifest:
-    """The manifest of a task, or an InputError naming the known tasks."""
-    settings = settings or get_settings()
-    path = _tasks_dir(settings) / f"{task_id}.json"
-    if not path.is_file():
-        raise InputError(f"no review task '{task_id}' in {settings.state_dir}")
-    return TaskManifest.model_validate_json(path.read_text())
-
-
-def list_tasks(settings: Settings | None = None) -> list[TaskManifest]:
-    """All tasks, newest first."""
-    settings = settings or get_settings()
-    folder = _tasks_dir(settings)
-    manifests = [TaskManifest.model_validate_json(p.read_text()) for p in folder.glob("*.json")]
-    return sorted(manifests, key=lambda m: m.created_at, reverse=True)
 
 
 @asynccontextmanager
@@ -233,7 +189,7 @@ async def start_review(
     manifest = TaskManifest(
         task_id=task_id, created_at=datetime.now(UTC).isoformat(), options=options
     )
-    _save(manifest, settings)
+    save_manifest(manifest, settings)
     state = _initial_state(manifest, docs)
     return await _run(manifest, docs, state, settings, ask, progress, on_event, stream_tokens)
 
@@ -283,7 +239,7 @@ async def _run(
                 # Runs however the run ends: an interrupted review's model calls still count.
                 nonlocal manifest
                 manifest = manifest.model_copy(update={"llm_usage": before.plus(client.usage)})
-                _save(manifest, settings)
+                save_manifest(manifest, settings)
 
             stack.callback(record_usage)
         dispatcher = create_dispatcher(settings)
@@ -348,7 +304,7 @@ async def _run(
     model = settings.llm_model if usage is not None else None
     outputs = _write_outputs(manifest, docs, result, llm_model=model, llm_usage=usage)
     manifest = manifest.model_copy(update={"status": "complete", "outputs": outputs})
-    _save(manifest, settings)
+    save_manifest(manifest, settings)
     return manifest
 
 

@@ -11,31 +11,23 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
 
-from contract_review.config import get_settings
-from contract_review.documents import load_task_document, load_task_documents
 from contract_review.errors import InputError, LLMError
-from contract_review.intake import load_document
-from contract_review.models import DocumentRole
-from contract_review.plugins import create_dispatcher, load_builtin_plugins
-from contract_review.plugins.registry import get_plugin, require_plugin
-from contract_review.review import (
-    ReviewOptions,
-    TaskManifest,
-    list_tasks,
-    load_manifest,
-    resume_review,
-    start_review,
-)
-from contract_review.structure_parser import DocumentParserConfig, StructureParser
 
 from ._render import EventPrinter, render_checklist, render_skills, render_tree
+
+if TYPE_CHECKING:
+    from contract_review.structure_parser import DocumentParserConfig
+    from contract_review.tasks import TaskManifest
+
+# Start-up time: each command imports the engine parts it uses (LangGraph, the OpenAI SDK, the
+# document and retrieval libraries load in ~1 s), so `--help` and `parse` stay fast.
 
 __all__ = ["EventPrinter", "app", "main"]
 
@@ -74,6 +66,9 @@ def parse(
     ] = OutputFormat.TREE,
 ) -> None:
     """Print the clause structure of a contract."""
+    from contract_review.intake import load_document
+    from contract_review.structure_parser import StructureParser
+
     with user_errors():
         loaded = load_document(file)
         structure = StructureParser().parse(loaded.text, document_id=file.stem)
@@ -103,6 +98,9 @@ def _table_console() -> Console:
 
 
 def _parser_config(domain: str | None) -> DocumentParserConfig | None:
+    from contract_review.plugins import load_builtin_plugins
+    from contract_review.plugins.registry import require_plugin
+
     load_builtin_plugins()
     return require_plugin(domain).parser_config if domain is not None else None
 
@@ -115,7 +113,8 @@ def skills_list(
     ] = None,
 ) -> None:
     """List the skills with their domain, category, description and tool parameters."""
-    load_builtin_plugins()
+    from contract_review.plugins import create_dispatcher
+
     dispatcher = create_dispatcher()
     tools = {t["function"]["name"]: t for t in dispatcher.get_tool_definitions()}
     rows = []
@@ -173,6 +172,9 @@ def skills_run(
     criteria: Annotated[Path | None, typer.Option(help="Review playbook file.")] = None,
 ) -> None:
     """Run one skill on one clause and print its result as JSON."""
+    from contract_review.documents import load_task_documents
+    from contract_review.plugins import create_dispatcher
+
     with user_errors():
         config = _parser_config(domain)
         llm_arguments = _parse_args(arg or [])
@@ -212,6 +214,10 @@ def checklist(
     fmt: Annotated[TableOrJson, typer.Option("--format", "-f")] = TableOrJson.TABLE,
 ) -> None:
     """Print the review checklist built for a contract: clause, topic, priority, skills."""
+    from contract_review.documents import load_task_document
+    from contract_review.models import DocumentRole
+    from contract_review.plugins.registry import get_plugin
+
     with user_errors():
         config = _parser_config(domain)
         doc = load_task_document(file, DocumentRole.PRIMARY, parser_config=config)
@@ -255,8 +261,11 @@ def timebars(
     """Export every time limit of a contract (notice periods, time bars) as a calendar or CSV."""
     from datetime import date
 
+    from contract_review.documents import load_task_document
     from contract_review.exports.timebars import write_timebars
+    from contract_review.models import DocumentRole
     from contract_review.plugins.fidic.skills.time_bar import time_bars_for_document
+    from contract_review.plugins.registry import get_plugin
 
     with user_errors():
         try:
@@ -429,6 +438,8 @@ def review(
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help=_VERBOSE_HELP)] = False,
 ) -> None:
     """Review a contract: risks from your side, redlines, report and a redlined .docx."""
+    from contract_review.review import ReviewOptions, start_review
+
     with user_errors():
         if language not in ("auto", "en", "zh-CN"):
             raise InputError(f"--language must be auto, en or zh-CN, got '{language}'")
@@ -464,6 +475,8 @@ def resume(
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help=_VERBOSE_HELP)] = False,
 ) -> None:
     """Continue an interrupted review (finished clauses and given decisions are kept)."""
+    from contract_review.review import resume_review
+
     with user_errors(), _live_output(verbose) as (progress, printer):
         manifest = asyncio.run(
             resume_review(
@@ -480,6 +493,8 @@ def resume(
 @app.command()
 def status(task_id: Annotated[str, typer.Argument(help="Task id.")]) -> None:
     """Where a review stands."""
+    from contract_review.tasks import load_manifest
+
     with user_errors():
         manifest = load_manifest(task_id)
     _report_task(manifest)
@@ -488,6 +503,8 @@ def status(task_id: Annotated[str, typer.Argument(help="Task id.")]) -> None:
 @app.command("list")
 def list_reviews() -> None:
     """The reviews run from this folder, newest first."""
+    from contract_review.tasks import list_tasks
+
     for m in list_tasks():
         sys.stdout.write(f"{m.task_id}  {m.status:9s} {m.options.file}\n")
 
@@ -508,6 +525,7 @@ _ECHO_TOOL = {
 
 async def _probe_llm() -> tuple[str, float, bool, int]:
     """(model, seconds, whether the model called the tool, tokens) of one tiny request."""
+    from contract_review.config import get_settings
     from contract_review.llm_client import LLMClient  # the SDK loads slowly: only when used
 
     client = LLMClient.from_settings(get_settings())

@@ -12,7 +12,6 @@ import logging
 from enum import StrEnum
 from typing import Any
 
-from langgraph.config import get_stream_writer
 from pydantic import BaseModel, Field
 
 __all__ = ["EventType", "ReviewEvent", "emit", "short"]
@@ -67,6 +66,8 @@ def short(text: str, limit: int = _SHORT) -> str:
 def emit(event: ReviewEvent) -> None:
     """Send `event` to whoever streams the running graph (no-op outside a graph run)."""
     try:
+        from langgraph.config import get_stream_writer  # not at import: the CLI starts faster
+
         writer = get_stream_writer()
     except RuntimeError:
         return  # not inside a graph run
