@@ -27,7 +27,9 @@ async def _review_all(files: list[Path], work: Path) -> list[tuple[str, float, i
     for i, path in enumerate(files):
         state = work / f"state{i}"
         settings = Settings(state_dir=state)
-        options = ReviewOptions(file=path, domain="generic", approve="all", out=work / f"out{i}")
+        options = ReviewOptions(
+            file=path, domain="generic", party="neutral", approve="all", out=work / f"out{i}"
+        )
         start = time.perf_counter()
         await start_review(options, settings=settings)
         elapsed = time.perf_counter() - start

@@ -35,6 +35,9 @@ from contract_review.testing import (
 
 SUPPLY = """SUPPLY AGREEMENT
 
+This Agreement is made between Acme Components Ltd (the "Supplier") and Beta Retail Ltd (the \
+"Customer").
+
 1. Definitions
 In this Agreement "Goods" means the products listed in Schedule 1.
 
@@ -49,6 +52,9 @@ This Agreement is governed by the laws of England and Wales.
 """
 
 PURCHASE_ZH = """采购合同
+
+买方：甲方贸易有限公司
+卖方：乙方制造有限公司
 
 第一条 定义
 本合同中"货物"指附件一所列产品。
@@ -183,7 +189,7 @@ def test_use_react_agent_false_keeps_the_review_deterministic(tmp_path: Path) ->
     out = tmp_path / "out"
     with FakeLLM(responder=stand_in_responder) as fake:
         done = _run_cli(
-            ["review", str(contract), "--approve", "all", "--out", str(out)],
+            ["review", str(contract), "--party", "Supplier", "--approve", "all", "--out", str(out)],
             {
                 "LLM_BASE_URL": fake.base_url,
                 "USE_REACT_AGENT": "false",
@@ -202,7 +208,7 @@ def test_unreachable_endpoint_falls_back_and_warns_once(tmp_path: Path) -> None:
     contract = _contract(tmp_path)
     out = tmp_path / "out"
     done = _run_cli(
-        ["review", str(contract), "--approve", "all", "--out", str(out)],
+        ["review", str(contract), "--party", "Supplier", "--approve", "all", "--out", str(out)],
         {
             "LLM_BASE_URL": f"http://127.0.0.1:{free_port()}/v1",
             "LLM_BACKOFF_BASE_SECONDS": "0.01",

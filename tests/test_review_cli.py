@@ -190,6 +190,8 @@ def test_review_with_postgres_checkpoints(tmp_path: Path, monkeypatch: pytest.Mo
         [
             "review",
             str(EXAMPLES / "generic" / "supply_agreement_en.txt"),
+            "--party",
+            "Buyer",
             "--approve",
             "all",
             "--out",
@@ -253,7 +255,10 @@ def test_resume_of_a_task_that_never_reached_a_checkpoint(tmp_path: Path) -> Non
     from contract_review.tasks import save_manifest as _save
 
     options = ReviewOptions(
-        file=EXAMPLES / "generic" / "supply_agreement_en.txt", approve="all", out=tmp_path / "o"
+        file=EXAMPLES / "generic" / "supply_agreement_en.txt",
+        party="Buyer",
+        approve="all",
+        out=tmp_path / "o",
     )
     manifest = TaskManifest(
         task_id="early-crash", created_at="2026-01-01T00:00:00+00:00", options=options

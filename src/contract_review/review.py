@@ -31,12 +31,14 @@ from contract_review.graph.context import RunContext
 from contract_review.graph.events import EventType, ReviewEvent
 from contract_review.models import (
     DocumentFormat,
+    DocumentRole,
     ReviewChecklistItem,
     ReviewedClause,
     ReviewResult,
     TaskDocument,
     TokenUsage,
 )
+from contract_review.parties import OurSide, find_parties, resolve_party
 from contract_review.plugins import create_dispatcher, load_builtin_plugins
 from contract_review.plugins.registry import DomainPlugin, require_plugin
 from contract_review.skills.context import ReviewContext
@@ -124,6 +126,15 @@ def _language(options: ReviewOptions, docs: list[TaskDocument]) -> str:
     return structure.language if structure and options.language == "auto" else options.language
 
 
+def _our_side(options: ReviewOptions, docs: list[TaskDocument]) -> OurSide:
+    """Whom the review acts for, resolved against the parties the documents name (the
+    contract first; a merged document has no preamble, so its sources are asked too)."""
+    order = (DocumentRole.PRIMARY, DocumentRole.SUPPLEMENT, DocumentRole.BASELINE)
+    structures = [d.structure for role in order for d in docs if d.role is role and d.structure]
+    named = next((s for s in structures if find_parties(s)), structures[0] if structures else None)
+    return resolve_party(named, options.party)
+
+
 def _run_context(
     manifest: TaskManifest,
     docs: list[TaskDocument],
@@ -133,16 +144,19 @@ def _run_context(
     """The run context of a task: built once per run, from its manifest and documents."""
     options = manifest.options
     plugin = require_plugin(options.domain)
+    side = _our_side(options, docs)
     facts = ReviewContext(
         task_id=manifest.task_id,
-        our_party=options.party,
+        our_party=side.our_party,
         language=_language(options, docs),
         domain_id=options.domain,
         domain_subtype=options.subtype,
         documents=docs,
         criteria_path=str(options.criteria) if options.criteria else None,
     ).with_baselines(plugin)
-    return RunContext(facts=facts, dispatcher=dispatcher, settings=settings, plugin=plugin)
+    return RunContext(
+        facts=facts, dispatcher=dispatcher, settings=settings, plugin=plugin, side=side
+    )
 
 
 def _config(task_id: str, settings: Settings, n_items: int) -> RunnableConfig:
@@ -185,6 +199,7 @@ async def start_review(
     is true; `on_event` then also sees tool calls, and model tokens with `stream_tokens`."""
     settings = settings or get_settings()
     docs = _documents(options)
+    _our_side(options, docs)  # a party that is none of the contract's stops here, before any task
     task_id = datetime.now(UTC).strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
     manifest = TaskManifest(
         task_id=task_id, created_at=datetime.now(UTC).isoformat(), options=options

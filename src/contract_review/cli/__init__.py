@@ -23,6 +23,7 @@ from contract_review.errors import InputError, LLMError
 from ._render import EventPrinter, render_checklist, render_skills, render_tree
 
 if TYPE_CHECKING:
+    from contract_review.parties import Party
     from contract_review.structure_parser import DocumentParserConfig
     from contract_review.tasks import TaskManifest
 
@@ -425,7 +426,13 @@ def review(
     file: Annotated[Path, typer.Argument(help="The contract: .docx, .pdf, .txt or .md.")],
     domain: Annotated[str, typer.Option(help="generic, fidic or sha_spa.")] = "generic",
     subtype: Annotated[str | None, typer.Option(help="Domain subtype.")] = None,
-    party: Annotated[str, typer.Option(help="The party we act for.")] = "",
+    party: Annotated[
+        str,
+        typer.Option(
+            help="Whom we act for: a party's name, its label (Supplier, 甲方), a role (buyer, "
+            "licensee, 承包人) or neutral. Asked at a terminal when missing."
+        ),
+    ] = "",
     language: Annotated[str, typer.Option(help="auto, en or zh-CN.")] = "auto",
     baseline: Annotated[Path | None, typer.Option(help="Baseline document.")] = None,
     supplement: Annotated[Path | None, typer.Option(help="Particular Conditions etc.")] = None,
@@ -438,6 +445,7 @@ def review(
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help=_VERBOSE_HELP)] = False,
 ) -> None:
     """Review a contract: risks from your side, redlines, report and a redlined .docx."""
+    from contract_review.parties import PartyNotFound, PartyRequired
     from contract_review.review import ReviewOptions, start_review
 
     with user_errors():
@@ -456,17 +464,44 @@ def review(
             approve=approve.value,
             out=out,
         )
-        with _live_output(verbose) as (progress, printer):
-            manifest = asyncio.run(
-                start_review(
-                    options,
-                    ask=_ask_in_terminal,
-                    progress=progress,
-                    on_event=printer,
-                    stream_tokens=verbose,
-                )
-            )
+        while True:
+            try:
+                with _live_output(verbose) as (progress, printer):
+                    manifest = asyncio.run(
+                        start_review(
+                            options,
+                            ask=_ask_in_terminal,
+                            progress=progress,
+                            on_event=printer,
+                            stream_tokens=verbose,
+                        )
+                    )
+                break
+            except PartyRequired as exc:
+                # Without --party a person at a terminal chooses; a script gets the error.
+                if isinstance(exc, PartyNotFound) or not _interactive():
+                    raise
+                options = options.model_copy(update={"party": _ask_party(exc.parties)})
     _report_task(manifest)
+
+
+def _interactive() -> bool:
+    """Whether a person can answer questions (standard input is a terminal)."""
+    return sys.stdin.isatty()
+
+
+def _ask_party(parties: list[Party]) -> str:
+    """Ask at the terminal whom the review acts for."""
+    console = Console(highlight=False, stderr=True)
+    console.print("Whom do we act for?", markup=False)
+    options = [p.labels[0] if p.labels else p.name for p in parties] + ["neutral"]
+    for n, party in enumerate(parties, 1):
+        console.print(f"  {n}. {party.describe()}", markup=False)
+    console.print(f"  {len(options)}. neutral (name whom each term burdens)", markup=False)
+    answer = str(typer.prompt("Number, or a party's name or role", err=True)).strip()
+    if answer.isdigit() and 1 <= int(answer) <= len(options):
+        return options[int(answer) - 1]
+    return answer
 
 
 @app.command()

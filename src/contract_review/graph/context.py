@@ -9,11 +9,12 @@ state, no context — gets a context derived from the state by `context_from_sta
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from contract_review.config import Settings
 from contract_review.models import DocumentRole, DocumentStructure, TaskDocument
+from contract_review.parties import OurSide, Party
 from contract_review.plugins.registry import DomainPlugin, get_plugin, plugin_for
 from contract_review.skills.context import ReviewContext
 from contract_review.skills.dispatcher import SkillDispatcher
@@ -37,6 +38,8 @@ class RunContext:
     """The domain plugin: checklist, baselines, cross-clause rules, prompt hints."""
     max_retries: int = 2
     """Redrafts of a clause's redlines while validation fails."""
+    side: OurSide = field(default_factory=OurSide)
+    """Whom the review acts for (a party of the contract, or neutral)."""
 
     @property
     def task_id(self) -> str:
@@ -85,10 +88,16 @@ def context_from_state(
     if facts.baselines is None:
         # Baselines only of a domain the state names: a review without one compares with none.
         facts = facts.with_baselines(get_plugin(facts.domain_id))
+    # The state names our party as the skills know it; no preamble is read here.
+    named = facts.our_party
+    side = (
+        OurSide(party=Party(name=named, labels=(named,)), our_party=named) if named else OurSide()
+    )
     return RunContext(
         facts=facts,
         dispatcher=dispatcher,
         settings=settings,
         plugin=plugin_for(facts.domain_id),
         max_retries=int(state.get("max_retries", 2)),
+        side=side,
     )

@@ -1,7 +1,7 @@
 """assess_deviation: rate how a clause's departures from its baseline affect our party.
 
 Runs the comparison of `compare_with_baseline` (its functions, not the dispatcher), works out
-who is who (`skills._parties`), and applies explicit rules to each changed passage:
+who is who (`contract_review.parties`), and applies explicit rules to each changed passage:
 
 | rule | severity |
 |---|---|
@@ -32,7 +32,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from contract_review.models import Deviation, DocumentStructure, RiskLevel
-from contract_review.skills._parties import (
+from contract_review.parties import (
     PartyAction,
     PartyRoles,
     Side,

@@ -23,7 +23,7 @@ from pydantic import BaseModel, Field
 from contract_review.errors import SkillError
 from contract_review.models import ClauseNode, DocumentRole, DocumentStructure
 from contract_review.numerals import CN_NUMERAL_CHARS, chinese_to_int
-from contract_review.skills._parties import role_actions
+from contract_review.parties import role_actions
 from contract_review.skills.context import ReviewContext, SkillState, require_clause
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 

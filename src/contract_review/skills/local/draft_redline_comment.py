@@ -51,7 +51,7 @@ from contract_review.numerals import (
     int_to_chinese,
     int_to_english_words,
 )
-from contract_review.skills._parties import GENERIC_LABELS, party_roles, role_key
+from contract_review.parties import GENERIC_LABELS, party_roles, role_key
 from contract_review.skills.context import ReviewContext, SkillState, require_clause
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 

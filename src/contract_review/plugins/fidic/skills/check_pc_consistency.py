@@ -25,13 +25,13 @@ from pydantic import BaseModel, Field
 
 from contract_review.errors import SkillError
 from contract_review.models import DocumentRole, DocumentStructure
+from contract_review.parties import party_actions, party_roles
 from contract_review.plugins.fidic.skills.merge_gc_pc import (
     MergedClause,
     MergedConditions,
     gc_and_pc,
     merge_documents,
 )
-from contract_review.skills._parties import party_actions, party_roles
 from contract_review.skills.context import ReviewContext, SkillState
 from contract_review.skills.local.compare_with_baseline import numbers_in, sentences
 from contract_review.skills.schema import SkillBackend, SkillRegistration

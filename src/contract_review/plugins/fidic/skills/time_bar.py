@@ -3,7 +3,7 @@
 A time limit is a period (found by `extract_financial_terms.analyse`) with a limit cue around it:
 "within 28 days", "not later than 14 days", "at least 7 days before", "7 days in advance",
 "28天内", "不迟于…14天", "提前7天". For each one the skill reports the trigger it runs from
-("after the Contractor became aware", "收到…后"), the party that must act (`_parties`), the
+("after the Contractor became aware", "收到…后"), the party that must act (`contract_review.parties`), the
 consequence of missing it (time bar, deemed approval or rejection, final and binding, interest,
 damages, or none stated) — looked for after the limit in its sentence, else in a later sentence
 of the (sub-)clause that refers back to it ("If that notice is not sent within the 28-day
@@ -27,7 +27,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from contract_review.models import BaselinePosition, ClauseKind, ClauseNode, DocumentStructure
-from contract_review.skills._parties import (
+from contract_review.parties import (
     GENERIC_LABELS,
     ROLE_SYNONYMS,
     PartyRoles,

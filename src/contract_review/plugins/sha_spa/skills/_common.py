@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 
 from contract_review.errors import SkillError
 from contract_review.models import ClauseNode, DocumentStructure
-from contract_review.skills._parties import PartyRoles, party_mentions, party_roles, role_actions
+from contract_review.parties import PartyRoles, party_mentions, party_roles, role_actions
 from contract_review.skills.context import ReviewContext, SkillState, require_clause
 from contract_review.skills.local.extract_financial_terms import (
     FinancialTermsInput,

@@ -16,7 +16,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from contract_review.models import ClauseNode, DocumentStructure
-from contract_review.skills._parties import PartyRoles
+from contract_review.parties import PartyRoles
 from contract_review.skills.context import SkillState
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 

@@ -1,10 +1,10 @@
-"""skills._parties: our party and the other side, and who must or may do what."""
+"""contract_review.parties: our party and the other side, and who must or may do what."""
 
 from __future__ import annotations
 
 import pytest
 
-from contract_review.skills._parties import (
+from contract_review.parties import (
     contract_parties,
     obligor_of,
     party_actions,

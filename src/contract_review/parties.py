@@ -26,22 +26,30 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from contract_review.errors import InputError
 from contract_review.models import ClauseKind, DocumentStructure
 
 __all__ = [
     "COUNTERPARTS",
     "GENERIC_LABELS",
+    "NEUTRAL_WORDS",
     "ROLE_SYNONYMS",
     "ActionKind",
+    "OurSide",
+    "Party",
     "PartyAction",
+    "PartyNotFound",
+    "PartyRequired",
     "PartyRoles",
     "RoleAction",
     "Side",
     "contract_parties",
+    "find_parties",
     "obligor_of",
     "party_actions",
     "party_mentions",
     "party_roles",
+    "resolve_party",
     "role_actions",
     "role_key",
 ]
@@ -654,3 +662,231 @@ def obligor_of(sentence: str, roles: PartyRoles) -> Side | None:
     if "both" in sides or {"us", "them"} <= sides:
         return "both"
     return "us" if "us" in sides else "them"
+
+
+# --------------------------------------------------------------------------------------------
+# The parties of a contract, and which one we act for (resolved once, before a review)
+# --------------------------------------------------------------------------------------------
+
+
+class Party(BaseModel):
+    """One party of the contract as its preamble and definitions name it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = Field(description="Its name ('Acme Ltd'); the label when no name is given.")
+    labels: tuple[str, ...] = Field(
+        (), description="What the contract calls it: 'Supplier', 'the Company', '甲方', 'MICOA'."
+    )
+    roles: tuple[str, ...] = Field(
+        (), description="Canonical roles of its labels ('supplier', 'buyer', …)."
+    )
+
+    def describe(self) -> str:
+        """'Acme Ltd ("Supplier")' — how a message names it."""
+        others = [label for label in self.labels if label != self.name]
+        return f"{self.name} ({', '.join(map(_quoted, others))})" if others else self.name
+
+
+def _quoted(label: str) -> str:
+    return label if re.search(r"[\u4e00-\u9fff]", label) else f'"{label}"'
+
+
+class OurSide(BaseModel):
+    """Whom a review acts for: one party of the contract, or nobody (neutral)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    party: Party | None = Field(None, description="The party we act for; None when neutral.")
+    our_party: str = Field(
+        "", description="How the skills name our party ('' when neutral): the user's word."
+    )
+
+    @property
+    def neutral(self) -> bool:
+        """A review that takes no side."""
+        return self.party is None
+
+
+class PartyRequired(InputError):
+    """No party was named for a review; carries the parties found, to choose from."""
+
+    def __init__(self, message: str, parties: list[Party]) -> None:
+        super().__init__(message)
+        self.parties = parties
+
+
+class PartyNotFound(PartyRequired):
+    """The party named for a review is none of the contract's."""
+
+
+NEUTRAL_WORDS = frozenset({"neutral", "none", "中立", "中性"})
+"""`--party` values for a review that acts for nobody."""
+
+_DOC_WORDS = frozenset(
+    {
+        "agreement",
+        "amendment",
+        "contract",
+        "effective date",
+        "execution date",
+        "party",
+        "parties",
+        "term",
+        "territory",
+        "recitals",
+        "schedule",
+        "exhibit",
+        "annex",
+        "system",
+        "program",
+        "affiliate program",
+    }
+)
+"""Labels a preamble gives to things that are not parties ('the "Agreement"')."""
+
+# A parenthesised short name after a party's description: ("MD Anderson"), (the "Supplier"),
+# (hereinafter referred to as "CUTANEA"), ("Agency"; each a "Party"); unquoted only as an
+# acronym, (MICOA), or after "as", (as Company).
+_PREAMBLE_LABEL = re.compile(
+    r"\(\s*(?:(?:the|hereinafter(?:\s+(?:referred\s+to|called|named|defined))?(?:\s+as)?"
+    r"|herein)\s+)?(?:[\"“”]\s*(?:the\s+)?([A-Z][A-Za-z0-9&.'\- ]{0,38}[A-Za-z0-9.])\s*[\"“”]"
+    r"|([A-Z][A-Z0-9&\-]{1,11})(?=\s*\))|as\s+(?:the\s+)?([A-Z][A-Za-z]{2,30})(?=\s*\)))"
+)
+# Where a party's description starts: after "between", "by", "and", "with", a line break.
+_PARTY_START = re.compile(r"(?:\bbetween|\bby|\band|\bwith|\n|^)[\s,:]+(?=[A-Z])")
+_NAME_RUN = re.compile(
+    r"(?:The\s+|the\s+)?[A-Z][\w.&'’\-]*(?:,?\s+(?:(?:of|for|the|de|du|la|&)\s+)?"
+    r"[A-Z0-9][\w.&'’\-]*){0,9}"
+)
+
+
+_ORG_SUFFIX = re.compile(r"(?<![A-Za-z])" + _EN_SUFFIX + r"(?![A-Za-z])")
+"""A company form ('Ltd', 'Inc.', 'GmbH') in a name."""
+
+
+def _preamble_window(structure: DocumentStructure) -> str:
+    """The text before the first clause, or the document's opening when it has none."""
+    return _preamble_text(structure)[:6000]
+
+
+def _org_before(text: str, end: int) -> str | None:
+    """The party named by the description that a parenthesised label at `end` closes: the
+    capitalised name where the description starts — the first 'between', 'and', … after the
+    previous label (a description may itself say 'England and Wales')."""
+    head = text[max(0, end - 400) : end]
+    # The description lies after the previous label and within the paragraph.
+    previous = max(head.rfind(")"), head.rfind("\n\n"))
+    starts = [m.end() for m in _PARTY_START.finditer(head, previous + 1)]
+    for start in starts:
+        run = _NAME_RUN.match(head, start)
+        if run is None:
+            continue
+        name = re.sub(r"\s+", " ", run.group()).strip(" ,")
+        suffix = re.search(r"^(.*?(?<![A-Za-z])" + _EN_SUFFIX + r")(?![A-Za-z])", name)
+        name = suffix.group(1) if suffix else name
+        if 2 <= len(name) <= 90 and not _is_doc_phrase(name):
+            return name
+    return None
+
+
+def _is_doc_phrase(text: str) -> bool:
+    """Text that names the document or its parts, not a party ('This Supply Agreement')."""
+    cf = text.casefold()
+    return cf in _DOC_WORDS or bool(
+        re.search(
+            r"\bagreement\b|\bwhereas\b|^this\b|\bcontract\b|\bact\b|^(?:exhibit|schedule|"
+            r"attachment|annex|section|article|between|in consideration|pursuant|synthetic)\b",
+            cf,
+        )
+    )
+
+
+def _preamble_groups(structure: DocumentStructure) -> list[list[str]]:
+    """[label, name] groups from an English preamble's parenthesised labels."""
+    text = _preamble_window(structure)
+    groups: list[list[str]] = []
+    for m in _PREAMBLE_LABEL.finditer(text):
+        label = _clean(next(g for g in m.groups() if g))
+        if len(label) < 2 or _is_doc_phrase(label):
+            continue
+        name = _org_before(text, m.start())
+        if name is None or not (_is_label(label) or _looks_like_name(name)):
+            continue
+        groups.append([label, name] if label.casefold() != name.casefold() else [name])
+    return groups
+
+
+def find_parties(structure: DocumentStructure | None) -> list[Party]:
+    """The contract's parties, each with its name, labels and roles (preamble and
+    definitions, English and Chinese), in the order the contract names them."""
+    if structure is None:
+        return []
+    found = [*contract_parties(structure), *_preamble_groups(structure)]
+    # A name starts with a capital (or is Chinese): 'beneficial owner of …' is prose.
+    groups = _merge(
+        [
+            [a for a in g if a.strip() and not _is_doc_phrase(a) and not a[:1].islower()]
+            for g in found
+        ]
+    )
+    parties = []
+    for group in groups:
+        labels = tuple(_unique(_clean(a) for a in group))
+        if not labels:
+            continue
+        names = [a for a in labels if not _is_label(a) and _looks_like_name(a)]
+        named = [a for a in names if _ORG_SUFFIX.search(a) or re.search(_ZH_SUFFIX, a)]
+        name = max(named or names or list(labels), key=len)
+        if len(labels) == 1 and not (_is_label(name) or named):
+            continue  # a lone capitalised phrase is no party
+        parties.append(Party(name=name, labels=labels, roles=tuple(_group_roles(labels))))
+    return parties
+
+
+def _document_mentions(structure: DocumentStructure, word: str) -> bool:
+    """Whether `word` is used in the document as a party word (capitalised in English)."""
+    pattern = re.escape(word) if re.search(r"[\u4e00-\u9fff]", word) else rf"\b{re.escape(word)}\b"
+    texts = (c.text for c in structure.iter_clauses())
+    return any(re.search(pattern, t) for t in texts)
+
+
+def resolve_party(structure: DocumentStructure | None, query: str | None) -> OurSide:
+    """Whom a review acts for: `query` is a party's name, one of its labels ('Supplier',
+    '甲方', 'the Company'), a role ('buyer', 'licensee', '承包人', a synonym such as
+    'Purchaser' for a party labelled 'Buyer'), or 'neutral'.
+
+    Raises `PartyRequired` without a query and `PartyNotFound` when it names none of the
+    parties; both carry the parties found and say which they are.
+    """
+    parties = find_parties(structure)
+    listing = "; ".join(p.describe() for p in parties) or "none named in the preamble"
+    wanted = _clean(query or "")
+    if not wanted:
+        raise PartyRequired(
+            f"--party is required: say whom we act for (parties found: {listing}; or neutral)",
+            parties,
+        )
+    if wanted.casefold() in NEUTRAL_WORDS:
+        return OurSide()
+    exact = [p for p in parties if any(_matches(a, wanted) for a in (p.name, *p.labels))]
+    if exact:
+        return OurSide(party=exact[0], our_party=wanted)
+    role = role_key(wanted)
+    if role is not None:
+        for key in (role, *_RELATED.get(role, ())):
+            by_role = [p for p in parties if key in p.roles]
+            if len(by_role) == 1:
+                label = next(a for a in by_role[0].labels if role_key(a) == key)
+                return OurSide(party=by_role[0], our_party=label)
+    # A role word or label the document uses for a party its preamble does not introduce
+    # (General Conditions, a contract without a preamble): accepted as written.
+    known_word = role is not None or wanted in GENERIC_LABELS
+    if known_word and structure is not None and _document_mentions(structure, wanted):
+        roles = (role,) if role else ()
+        return OurSide(party=Party(name=wanted, labels=(wanted,), roles=roles), our_party=wanted)
+    raise PartyNotFound(
+        f"--party '{query}' matches no party of this contract; parties found: {listing}; "
+        "give a name, a label, a role or neutral",
+        parties,
+    )

@@ -1,0 +1,212 @@
+"""Parties found up front and `--party` resolved against them: a name, a label, a role or
+neutral; a missing or unknown party stops the review naming the parties found."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from contract_review.cli import app
+from contract_review.models import DocumentStructure, ReviewResult
+from contract_review.parties import (
+    PartyNotFound,
+    PartyRequired,
+    find_parties,
+    resolve_party,
+)
+from contract_review.structure_parser import StructureParser
+from tests.conftest import EXAMPLES
+
+runner = CliRunner()
+
+EN = """MASTER SERVICES AGREEMENT
+
+This Master Services Agreement is entered into as of 1 May 2025 by and between Orbital Data \
+Systems, Inc., a Delaware corporation with offices at 12 Harbor Road, Boston, MA ("Provider"), \
+and Kestrel Foods Limited, a company incorporated in England and Wales (the "Customer").
+
+1. Services
+1.1 The Provider shall perform the Services described in each Statement of Work.
+
+2. Fees
+2.1 The Customer shall pay each undisputed invoice within 30 days.
+"""
+
+ZH = """设备采购合同
+
+甲方（买方）：华东精密仪器有限公司
+乙方（卖方）：北岭机电设备有限公司
+
+第一条 货物
+乙方应按附件一交付设备。
+
+第二条 付款
+甲方应在验收合格后30日内付款。
+"""
+
+NO_PREAMBLE = """1. Claims
+1.1 The Contractor shall give notice of a claim within 28 days.
+
+2. Payment
+2.1 The Employer shall pay within 56 days.
+"""
+
+
+def _parse(text: str) -> DocumentStructure:
+    return StructureParser().parse(text, document_id="doc")
+
+
+def test_parties_of_an_english_preamble() -> None:
+    parties = find_parties(_parse(EN))
+    assert [(p.name, p.labels[0]) for p in parties] == [
+        ("Orbital Data Systems, Inc.", "Provider"),
+        ("Kestrel Foods Limited", "Customer"),
+    ]
+    assert parties[0].roles == ("provider",)
+
+
+def test_parties_of_a_chinese_preamble() -> None:
+    parties = find_parties(_parse(ZH))
+    names = [p.name for p in parties]
+    assert names == ["华东精密仪器有限公司", "北岭机电设备有限公司"]
+    assert {"甲方", "买方"} <= set(parties[0].labels)
+    assert "buyer" in parties[0].roles
+
+
+@pytest.mark.parametrize(
+    ("text", "query", "party", "our_party"),
+    [
+        (
+            EN,
+            "Orbital Data Systems, Inc.",
+            "Orbital Data Systems, Inc.",
+            "Orbital Data Systems, Inc.",
+        ),
+        (EN, "Customer", "Kestrel Foods Limited", "Customer"),
+        (EN, "the Customer", "Kestrel Foods Limited", "Customer"),
+        (EN, "client", "Kestrel Foods Limited", "Customer"),  # a synonym of the role
+        (EN, "service provider", "Orbital Data Systems, Inc.", "Provider"),
+        (ZH, "甲方", "华东精密仪器有限公司", "甲方"),
+        (ZH, "卖方", "北岭机电设备有限公司", "卖方"),
+        (ZH, "seller", "北岭机电设备有限公司", "卖方"),
+        (ZH, "buyer", "华东精密仪器有限公司", "买方"),
+        (ZH, "北岭机电设备有限公司", "北岭机电设备有限公司", "北岭机电设备有限公司"),
+    ],
+)
+def test_party_by_name_label_or_role(text: str, query: str, party: str, our_party: str) -> None:
+    side = resolve_party(_parse(text), query)
+    assert side.party is not None
+    assert side.party.name == party
+    assert side.our_party == our_party
+    assert not side.neutral
+
+
+def test_neutral() -> None:
+    for word in ("neutral", "Neutral", "中立"):
+        side = resolve_party(_parse(EN), word)
+        assert side.neutral
+        assert side.party is None
+        assert side.our_party == ""
+
+
+def test_missing_party_names_the_parties() -> None:
+    with pytest.raises(PartyRequired) as caught:
+        resolve_party(_parse(EN), None)
+    assert not isinstance(caught.value, PartyNotFound)
+    message = str(caught.value)
+    assert "Orbital Data Systems, Inc." in message
+    assert '"Customer"' in message
+    assert "\n" not in message
+    assert [p.labels[0] for p in caught.value.parties] == ["Provider", "Customer"]
+
+
+def test_unknown_party_names_the_parties() -> None:
+    for query in ("Licensor", "Acme Corp", "承租方"):
+        with pytest.raises(PartyNotFound) as caught:
+            resolve_party(_parse(EN), query)
+        assert "Kestrel Foods Limited" in str(caught.value)
+
+
+def test_role_words_of_a_text_without_preamble() -> None:
+    """General Conditions name no company: a role word the text uses is accepted, one it
+    does not use is not."""
+    structure = _parse(NO_PREAMBLE)
+    assert find_parties(structure) == []
+    assert resolve_party(structure, "Contractor").our_party == "Contractor"
+    with pytest.raises(PartyNotFound):
+        resolve_party(structure, "Licensee")
+
+
+# --------------------------------------------------------------------------------------------
+# The CLI: the four cases
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def _state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("STATE_DIR", str(tmp_path / "state"))
+
+
+SUPPLY = EXAMPLES / "generic" / "supply_agreement_en.txt"
+
+
+def _review(tmp_path: Path, *args: str, stdin: str | None = None) -> tuple[int, str, Path]:
+    out = tmp_path / "out"
+    result = runner.invoke(
+        app, ["review", str(SUPPLY), *args, "--approve", "all", "--out", str(out)], input=stdin
+    )
+    return result.exit_code, result.output, out
+
+
+@pytest.mark.parametrize("party", ["Buyer", "Lakeshore Instruments LLC", "purchaser"])
+def test_cli_party_by_name_label_or_role(tmp_path: Path, party: str) -> None:
+    code, output, out = _review(tmp_path, "--party", party)
+    assert code == 0, output
+    result = ReviewResult.model_validate_json((out / "findings.json").read_text())
+    assert result.is_complete
+
+
+def test_cli_neutral_review(tmp_path: Path) -> None:
+    code, output, out = _review(tmp_path, "--party", "neutral")
+    assert code == 0, output
+    result = json.loads((out / "findings.json").read_text())
+    assert result["our_party"] == "neutral"
+
+
+def test_cli_missing_party_without_a_terminal(tmp_path: Path) -> None:
+    code, output, out = _review(tmp_path)
+    assert code == 2
+    lines = [line for line in output.splitlines() if line.strip()]
+    assert len(lines) == 1
+    assert lines[0].startswith("error: --party is required")
+    assert "Lakeshore Instruments LLC" in lines[0]
+    assert "Granite Peak Components" in lines[0]
+    assert "Traceback" not in output
+    assert not out.exists()
+    assert not (tmp_path / "state" / "tasks").exists()
+
+
+def test_cli_missing_party_at_a_terminal_asks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("contract_review.cli._interactive", lambda: True)
+    code, output, out = _review(tmp_path, stdin="2\n")
+    assert code == 0, output
+    assert "Whom do we act for?" in output
+    assert "1. Lakeshore Instruments LLC" in output
+    result = json.loads((out / "findings.json").read_text())
+    assert result["our_party"] == "Supplier"
+
+
+def test_cli_unknown_party(tmp_path: Path) -> None:
+    code, output, out = _review(tmp_path, "--party", "Licensor")
+    assert code == 2
+    lines = [line for line in output.splitlines() if line.strip()]
+    assert len(lines) == 1
+    assert lines[0].startswith("error: --party 'Licensor' matches no party of this contract")
+    assert "Granite Peak Components, Inc." in lines[0]
+    assert not out.exists()
+    assert not (tmp_path / "state" / "tasks").exists()
