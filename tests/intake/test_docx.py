@@ -18,9 +18,10 @@ from docx.shared import Pt, RGBColor
 
 from contract_review.config import Settings
 from contract_review.errors import CorruptDocumentError, EmptyDocumentError
-from contract_review.intake._docx import iter_block_elements, read_docx
+from contract_review.intake import read_docx
 from contract_review.intake._numbering import format_number
 from contract_review.models import DocumentFormat, LoadedText
+from contract_review.ooxml import iter_block_elements
 from tests.builders import W_NS
 from tests.builders import add_abstract_num as _add_abstract
 from tests.builders import add_num as _add_num

@@ -41,15 +41,20 @@ from lxml import etree
 
 from contract_review.config import get_settings
 from contract_review.errors import EmptyDocumentError
-from contract_review.intake._docx import (
+from contract_review.intake import read_docx
+from contract_review.models import ActionType, DiffStatus, DocumentDiff, LoadedText, TextBlock
+from contract_review.ooxml import (
+    INLINE_WRAPPERS,
     iter_block_elements,
+    iter_cells,
     iter_table_rows,
     iter_text_boxes,
-    read_docx,
     symbol_text,
     visible_text,
 )
-from contract_review.models import ActionType, DiffStatus, DocumentDiff, LoadedText, TextBlock
+from contract_review.ooxml import M_NS as _M_NS
+from contract_review.ooxml import MC_NS as _MC_NS
+from contract_review.ooxml import w as _w
 
 __all__ = [
     "RedlineStats",
@@ -59,14 +64,7 @@ __all__ = [
     "write_redline_docx",
 ]
 
-_W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
-_M_NS = "http://schemas.openxmlformats.org/officeDocument/2006/math"
-_MC_NS = "http://schemas.openxmlformats.org/markup-compatibility/2006"
 _XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
-
-
-def _w(tag: str) -> str:
-    return f"{{{_W_NS}}}{tag}"
 
 
 _P, _R, _TBL, _TC, _TR = _w("p"), _w("r"), _w("tbl"), _w("tc"), _w("tr")
@@ -83,20 +81,6 @@ _ALT_CONTENT = f"{{{_MC_NS}}}AlternateContent"
 _CHOICE, _FALLBACK = f"{{{_MC_NS}}}Choice", f"{{{_MC_NS}}}Fallback"
 _M_OMATH, _M_OMATH_PARA, _M_T = f"{{{_M_NS}}}oMath", f"{{{_M_NS}}}oMathPara", f"{{{_M_NS}}}t"
 
-# Inline wrappers whose runs the intake reader shows (same set as the reader).
-_INLINE_WRAPPERS = frozenset(
-    {
-        _HYPERLINK,
-        _INS,
-        _MOVE_TO,
-        _w("smartTag"),
-        _w("customXml"),
-        _w("fldSimple"),
-        _w("dir"),
-        _w("bdo"),
-        _SDT_CONTENT,
-    }
-)
 # Children a run may have and still be split and wrapped in a tracked change.
 _PLAIN_RUN_CHILDREN = frozenset(
     {
@@ -201,7 +185,7 @@ def _walk_inline(parent: etree._Element, walk: _Walk, *, editable: bool) -> None
         tag = child.tag
         if tag == _R:
             _walk_run(child, walk, editable=editable)
-        elif tag in _INLINE_WRAPPERS:
+        elif tag in INLINE_WRAPPERS:
             # Runs directly in the paragraph or in a hyperlink can be edited; runs in existing
             # tracked insertions, fields, content controls... are left alone.
             _walk_inline(child, walk, editable=editable and tag == _HYPERLINK)
@@ -488,7 +472,7 @@ def _resolve_locator(body: etree._Element, locator: str) -> etree._Element:
 
 def _row_paragraphs(row: etree._Element) -> Iterator[etree._Element]:
     """The paragraphs of a table row in the order the reader joins them into the line."""
-    for cell in _iter_wrapped(row, _TC):
+    for cell in iter_cells(row):
         yield from _container_paragraphs(cell)
 
 
@@ -504,18 +488,6 @@ def _container_paragraphs(container: etree._Element) -> Iterator[etree._Element]
                 if tr_pr is not None and tr_pr.find(_DEL) is not None:
                     continue
                 yield from _row_paragraphs(row)
-
-
-def _iter_wrapped(parent: etree._Element, wanted: str) -> Iterator[etree._Element]:
-    for child in parent:
-        if child.tag == wanted:
-            yield child
-        elif child.tag == _SDT:
-            content = child.find(_SDT_CONTENT)
-            if content is not None:
-                yield from _iter_wrapped(content, wanted)
-        elif child.tag == _w("customXml"):
-            yield from _iter_wrapped(child, wanted)
 
 
 def _stripped(text: str) -> tuple[str, int]:

@@ -25,7 +25,7 @@ from ._pdf import read_pdf
 from ._safety import check_docx_package
 from ._text import read_text
 
-__all__ = ["SUPPORTED_SUFFIXES", "format_for", "load_document"]
+__all__ = ["SUPPORTED_SUFFIXES", "format_for", "load_document", "read_docx"]
 
 SUPPORTED_SUFFIXES: dict[str, DocumentFormat] = {
     ".docx": DocumentFormat.DOCX,

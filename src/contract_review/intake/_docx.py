@@ -34,7 +34,6 @@ from __future__ import annotations
 import re
 import zipfile
 import zlib
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -50,24 +49,21 @@ from contract_review.config import Settings
 from contract_review.errors import CorruptDocumentError, EmptyDocumentError
 from contract_review.intake._numbering import NumberingResolver, NumberLabel
 from contract_review.models import DocumentFormat, HiddenTextSpan, LoadedText, TextBlock
+from contract_review.ooxml import (
+    INLINE_WRAPPERS,
+    choose_alternate,
+    iter_block_elements,
+    iter_cells,
+    iter_table_rows,
+    iter_text_boxes,
+    symbol_text,
+    visible_text,
+)
+from contract_review.ooxml import M_NS as _M_NS
+from contract_review.ooxml import MC_NS as _MC_NS
+from contract_review.ooxml import w as _w
 
-__all__ = [
-    "iter_block_elements",
-    "iter_table_rows",
-    "iter_text_boxes",
-    "read_docx",
-    "symbol_text",
-    "visible_text",
-]
-
-_W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
-_MC_NS = "http://schemas.openxmlformats.org/markup-compatibility/2006"
-_M_NS = "http://schemas.openxmlformats.org/officeDocument/2006/math"
-
-
-def _w(tag: str) -> str:
-    return f"{{{_W_NS}}}{tag}"
-
+__all__ = ["read_docx"]
 
 _VAL = _w("val")
 _P, _TBL, _TR, _TC, _R = _w("p"), _w("tbl"), _w("tr"), _w("tc"), _w("r")
@@ -101,23 +97,6 @@ _ALT_CONTENT, _CHOICE, _FALLBACK = (
 )
 _M_OMATH, _M_OMATH_PARA, _M_T = f"{{{_M_NS}}}oMath", f"{{{_M_NS}}}oMathPara", f"{{{_M_NS}}}t"
 
-# Inline wrappers whose runs are visible text (tracked insertions, links, smart tags...).
-_INLINE_WRAPPERS = frozenset(
-    {
-        _w("hyperlink"),
-        _w("ins"),
-        _w("moveTo"),
-        _w("smartTag"),
-        _CUSTOM_XML,
-        _w("fldSimple"),
-        _w("dir"),
-        _w("bdo"),
-        _SDT_CONTENT,
-    }
-)
-_DRAWING_TAGS = frozenset({_DRAWING, _PICT, _OBJECT, _ALT_CONTENT})
-_BLOCK_WRAPPERS = frozenset({_CUSTOM_XML, _SDT_CONTENT})
-
 _TINY_FONT_HALF_POINTS = 4  # 2 pt: unreadable when printed
 _WHITE_LUMINANCE = 0.94  # font colours at least this light count as white
 _DARK_LUMINANCE = 0.6  # backgrounds darker than this make white text readable
@@ -138,95 +117,12 @@ _DARK_HIGHLIGHTS = frozenset(
 )
 _HEADING_STYLE = re.compile(r"^(?:heading|标题)\s*[1-9]$", re.IGNORECASE)
 _HEX_COLOR = re.compile(r"^[0-9A-Fa-f]{6}$")
-# Control characters that cannot be shown; \t and \n survive, the rest of C0 is dropped.
-_CONTROL_CHARS = {c: None for c in range(32) if chr(c) not in "\t\n"}
-_LINE_BREAKS = str.maketrans({"\r": "\n", "\x0b": "\n", "\x0c": "\n"})
-
 _Segment = tuple[str, str | None]  # (text, hidden reason or None)
 
 
 # ------------------------------------------------------------------------------------------
 # Public element iterators: they define the locator indexes (see the module docstring).
 # ------------------------------------------------------------------------------------------
-
-
-def iter_block_elements(container: etree._Element) -> Iterator[etree._Element]:
-    """Yield the `w:p` and `w:tbl` elements of a body, cell or text box, in document order.
-
-    Block-level content controls (`w:sdt`) and custom XML wrappers are looked through; tables'
-    content is not (use `iter_table_rows`).
-    """
-    for child in container:
-        tag = child.tag
-        if tag in (_P, _TBL):
-            yield child
-        elif tag == _SDT:
-            content = child.find(_SDT_CONTENT)
-            if content is not None:
-                yield from iter_block_elements(content)
-        elif tag in _BLOCK_WRAPPERS:
-            yield from iter_block_elements(child)
-
-
-def iter_table_rows(table: etree._Element) -> Iterator[etree._Element]:
-    """Yield the `w:tr` rows of a table in order (looking through `w:sdt`/`w:customXml`)."""
-    yield from _iter_wrapped(table, _TR)
-
-
-def _iter_cells(row: etree._Element) -> Iterator[etree._Element]:
-    yield from _iter_wrapped(row, _TC)
-
-
-def _iter_wrapped(parent: etree._Element, wanted: str) -> Iterator[etree._Element]:
-    for child in parent:
-        tag = child.tag
-        if tag == wanted:
-            yield child
-        elif tag == _SDT:
-            content = child.find(_SDT_CONTENT)
-            if content is not None:
-                yield from _iter_wrapped(content, wanted)
-        elif tag == _CUSTOM_XML:
-            yield from _iter_wrapped(child, wanted)
-
-
-def iter_text_boxes(paragraph: etree._Element) -> Iterator[etree._Element]:
-    """Yield the `w:txbxContent` of the text boxes anchored in a paragraph, in order.
-
-    Deleted content is skipped, and of an `mc:AlternateContent` only the first `mc:Choice` is
-    read (its `mc:Fallback` repeats the same text box as VML). Nested text boxes belong to the
-    paragraphs of their own text box.
-    """
-    for child in paragraph:
-        tag = child.tag
-        if tag == _R:
-            for item in child:
-                if item.tag in _DRAWING_TAGS:
-                    yield from _text_boxes_in(item)
-        elif tag == _ALT_CONTENT:
-            yield from _text_boxes_in(child)
-        elif tag in _INLINE_WRAPPERS or tag == _SDT:
-            yield from iter_text_boxes(child)
-
-
-def _text_boxes_in(element: etree._Element) -> Iterator[etree._Element]:
-    if element.tag == _TXBX_CONTENT:
-        yield element
-        return
-    if element.tag == _ALT_CONTENT:
-        chosen = _choose_alternate(element)
-        if chosen is not None:
-            yield from _text_boxes_in(chosen)
-        return
-    for child in element:
-        if child.tag not in (_DEL, _MOVE_FROM):
-            yield from _text_boxes_in(child)
-
-
-def _choose_alternate(alternate: etree._Element) -> etree._Element | None:
-    """The branch of an `mc:AlternateContent` we read: the first Choice, else the Fallback."""
-    chosen = alternate.find(_CHOICE)
-    return chosen if chosen is not None else alternate.find(_FALLBACK)
 
 
 # ------------------------------------------------------------------------------------------
@@ -670,7 +566,7 @@ class _DocxReader:
         if _is_deleted_row(row):
             return None
         segments: list[_Segment] = []
-        for index, cell in enumerate(_iter_cells(row)):
+        for index, cell in enumerate(iter_cells(row)):
             if index:
                 segments.append((" | ", None))
             segments.extend(self._cell_segments(cell, dark))
@@ -709,7 +605,7 @@ class _DocxReader:
                 for row in iter_table_rows(block):
                     if _is_deleted_row(row):
                         continue
-                    for cell in _iter_cells(row):
+                    for cell in iter_cells(row):
                         cell_segments = self._cell_segments(cell, dark)
                         if not _is_blank(cell_segments):
                             parts.append(cell_segments)
@@ -787,14 +683,14 @@ class _DocxReader:
             tag = child.tag
             if tag == _R:
                 self._run(child, state)
-            elif tag in _INLINE_WRAPPERS:
+            elif tag in INLINE_WRAPPERS:
                 self._inline(child, state)
             elif tag == _SDT:
                 content = child.find(_SDT_CONTENT)
                 if content is not None:
                     self._inline(content, state)
             elif tag == _ALT_CONTENT:
-                chosen = _choose_alternate(child)
+                chosen = choose_alternate(child)
                 if chosen is not None:
                     self._inline(chosen, state)
             elif tag in (_M_OMATH, _M_OMATH_PARA):
@@ -883,29 +779,6 @@ class _DocxReader:
             )
         )
         self._offset = position + 1  # the "\n" between lines
-
-
-def visible_text(text: str) -> str:
-    """Run text as the reader emits it: line breaks unified, other control characters dropped.
-
-    Shared with the redline writer, which must see exactly the reader's text."""
-    if text.isprintable():
-        return text
-    return text.replace("\r\n", "\n").translate(_LINE_BREAKS).translate(_CONTROL_CHARS)
-
-
-def symbol_text(sym: etree._Element) -> str:
-    """A `w:sym` character, unless it is a private-use code of a symbol font (Wingdings...)."""
-    raw = sym.get(_CHAR)
-    if raw is None:
-        return ""
-    try:
-        code = int(raw, 16)
-    except ValueError:
-        return ""
-    if 0xE000 <= code <= 0xF8FF or not 0x20 <= code <= 0x10FFFF:
-        return ""
-    return chr(code)
 
 
 def _part_element(document: DocxDocument, reltype: str) -> etree._Element | None:

@@ -58,7 +58,6 @@ from contract_review.skills.local.load_review_criteria import read_criteria_file
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 SKILL_ID = "assess_deviation"
-_PREFIX = "contract_review.skills.local.assess_deviation"
 
 Direction = Literal["against_us", "in_our_favour", "unclear"]
 
@@ -1032,8 +1031,8 @@ REGISTRATION = SkillRegistration(
     input_schema=AssessDeviationInput,
     output_schema=AssessDeviationOutput,
     backend=SkillBackend.LOCAL,
-    local_handler=f"{_PREFIX}.handle",
-    prepare_input_fn=f"{_PREFIX}.prepare_input",
+    local_handler=handle,
+    prepare_input_fn=prepare_input,
     domain="*",
     category="analysis",
 )

@@ -9,7 +9,6 @@ from contract_review.skills.context import SkillState, require_clause
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 SKILL_ID = "get_clause_context"
-_PREFIX = "contract_review.skills.local.clause_context"
 
 
 class ClauseContextInput(BaseModel):
@@ -159,8 +158,8 @@ REGISTRATION = SkillRegistration(
     input_schema=ClauseContextInput,
     output_schema=ClauseContextOutput,
     backend=SkillBackend.LOCAL,
-    local_handler=f"{_PREFIX}.handle",
-    prepare_input_fn=f"{_PREFIX}.prepare_input",
+    local_handler=handle,
+    prepare_input_fn=prepare_input,
     domain="*",
     category="context",
 )

@@ -28,7 +28,6 @@ from contract_review.skills.context import ReviewContext, SkillState, require_cl
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 SKILL_ID = "compare_with_baseline"
-_PREFIX = "contract_review.skills.local.compare_with_baseline"
 
 Status = Literal["unmodified", "modified", "added", "deleted"]
 BaselineKind = Literal["document", "position"]
@@ -1029,8 +1028,8 @@ REGISTRATION = SkillRegistration(
     input_schema=CompareWithBaselineInput,
     output_schema=CompareWithBaselineOutput,
     backend=SkillBackend.LOCAL,
-    local_handler=f"{_PREFIX}.handle",
-    prepare_input_fn=f"{_PREFIX}.prepare_input",
+    local_handler=handle,
+    prepare_input_fn=prepare_input,
     domain="*",
     category="analysis",
 )

@@ -14,7 +14,6 @@ from contract_review.skills.context import ReviewContext, SkillState, require_cl
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 SKILL_ID = "cross_reference_check"
-_PREFIX = "contract_review.skills.local.cross_reference_check"
 
 RefStatus = Literal["ok", "missing", "deleted", "self"]
 
@@ -182,8 +181,8 @@ REGISTRATION = SkillRegistration(
     input_schema=CrossReferenceCheckInput,
     output_schema=CrossReferenceCheckOutput,
     backend=SkillBackend.LOCAL,
-    local_handler=f"{_PREFIX}.handle",
-    prepare_input_fn=f"{_PREFIX}.prepare_input",
+    local_handler=handle,
+    prepare_input_fn=prepare_input,
     domain="*",
     category="validation",
 )

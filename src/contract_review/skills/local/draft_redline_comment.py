@@ -56,7 +56,6 @@ from contract_review.skills.context import ReviewContext, SkillState, require_cl
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 SKILL_ID = "draft_redline_comment"
-_PREFIX = "contract_review.skills.local.draft_redline_comment"
 
 
 class DraftRedlineInput(BaseModel):
@@ -1408,8 +1407,8 @@ REGISTRATION = SkillRegistration(
     input_schema=DraftRedlineInput,
     output_schema=DraftRedlineOutput,
     backend=SkillBackend.LOCAL,
-    local_handler=f"{_PREFIX}.handle",
-    prepare_input_fn=f"{_PREFIX}.prepare_input",
+    local_handler=handle,
+    prepare_input_fn=prepare_input,
     domain="*",
     category="drafting",
 )

@@ -27,7 +27,6 @@ from contract_review.skills.context import SkillState, require_clause
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 SKILL_ID = "extract_financial_terms"
-_PREFIX = "contract_review.skills.local.extract_financial_terms"
 
 Category = Literal[
     "cap",
@@ -1300,8 +1299,8 @@ REGISTRATION = SkillRegistration(
     input_schema=FinancialTermsInput,
     output_schema=FinancialTermsOutput,
     backend=SkillBackend.LOCAL,
-    local_handler=f"{_PREFIX}.handle",
-    prepare_input_fn=f"{_PREFIX}.prepare_input",
+    local_handler=handle,
+    prepare_input_fn=prepare_input,
     domain="*",
     category="extraction",
 )

@@ -55,7 +55,6 @@ __all__ = [
 ]
 
 SKILL_ID = "load_review_criteria"
-_PREFIX = "contract_review.skills.local.load_review_criteria"
 
 SUPPORTED_EXTENSIONS = (".csv", ".tsv", ".xlsx", ".xlsm", ".yaml", ".yml", ".json")
 _MAX_BYTES = 10 * 1024 * 1024
@@ -947,8 +946,8 @@ REGISTRATION = SkillRegistration(
     input_schema=LoadReviewCriteriaInput,
     output_schema=LoadReviewCriteriaOutput,
     backend=SkillBackend.LOCAL,
-    local_handler=f"{_PREFIX}.handle",
-    prepare_input_fn=f"{_PREFIX}.prepare_input",
+    local_handler=handle,
+    prepare_input_fn=prepare_input,
     domain="*",
     category="criteria",
 )

@@ -12,7 +12,6 @@ from contract_review.skills.context import SkillState, require_clause
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 SKILL_ID = "resolve_definition"
-_PREFIX = "contract_review.skills.local.resolve_definition"
 
 
 class ResolveDefinitionInput(BaseModel):
@@ -299,8 +298,8 @@ REGISTRATION = SkillRegistration(
     input_schema=ResolveDefinitionInput,
     output_schema=ResolveDefinitionOutput,
     backend=SkillBackend.LOCAL,
-    local_handler=f"{_PREFIX}.handle",
-    prepare_input_fn=f"{_PREFIX}.prepare_input",
+    local_handler=handle,
+    prepare_input_fn=prepare_input,
     domain="*",
     category="context",
 )

@@ -62,7 +62,6 @@ __all__ = [
 ]
 
 SKILL_ID = "search_reference_doc"
-_PREFIX = "contract_review.skills.local.search_reference_doc"
 
 _MAX_QUERY_TOKENS = 300
 """A default query (the clause's own text) is cut to this many terms."""
@@ -670,8 +669,8 @@ REGISTRATION = SkillRegistration(
     input_schema=SearchReferenceDocInput,
     output_schema=SearchReferenceDocOutput,
     backend=SkillBackend.LOCAL,
-    local_handler=f"{_PREFIX}.handle",
-    prepare_input_fn=f"{_PREFIX}.prepare_input",
+    local_handler=handle,
+    prepare_input_fn=prepare_input,
     domain="*",
     category="retrieval",
 )

@@ -37,7 +37,6 @@ from contract_review.skills.local.compare_with_baseline import numbers_in, sente
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 SKILL_ID = "fidic_check_pc_consistency"
-_PREFIX = "contract_review.plugins.fidic.skills.check_pc_consistency"
 
 Kind = Literal[
     "reference_to_deleted",
@@ -554,8 +553,8 @@ REGISTRATION = SkillRegistration(
     input_schema=CheckPcConsistencyInput,
     output_schema=CheckPcConsistencyOutput,
     backend=SkillBackend.LOCAL,
-    local_handler=f"{_PREFIX}.handle",
-    prepare_input_fn=f"{_PREFIX}.prepare_input",
+    local_handler=handle,
+    prepare_input_fn=prepare_input,
     domain="fidic",
     category="validation",
 )

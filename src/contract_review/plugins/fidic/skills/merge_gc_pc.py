@@ -45,7 +45,6 @@ __all__ = [
 ]
 
 SKILL_ID = "fidic_merge_gc_pc"
-_PREFIX = "contract_review.plugins.fidic.skills.merge_gc_pc"
 
 Status = Literal["unchanged", "replaced", "amended", "appended", "deleted", "new"]
 Source = Literal["GC", "PC"]
@@ -515,8 +514,8 @@ REGISTRATION = SkillRegistration(
     input_schema=MergeGcPcInput,
     output_schema=MergedClause,
     backend=SkillBackend.LOCAL,
-    local_handler=f"{_PREFIX}.handle",
-    prepare_input_fn=f"{_PREFIX}.prepare_input",
+    local_handler=handle,
+    prepare_input_fn=prepare_input,
     domain="fidic",
     category="analysis",
 )

@@ -36,7 +36,6 @@ __all__ = [
 ]
 
 SKILL_ID = "fidic_search_er"
-_PREFIX = "contract_review.plugins.fidic.skills.search_er"
 _SUBJECT_CHARS = 400
 
 FIDIC_TOPICS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -223,8 +222,8 @@ REGISTRATION = SkillRegistration(
     input_schema=SearchErInput,
     output_schema=SearchErOutput,
     backend=SkillBackend.LOCAL,
-    local_handler=f"{_PREFIX}.handle",
-    prepare_input_fn=f"{_PREFIX}.prepare_input",
+    local_handler=handle,
+    prepare_input_fn=prepare_input,
     domain="fidic",
     category="retrieval",
 )

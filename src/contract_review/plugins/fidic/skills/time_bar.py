@@ -52,7 +52,6 @@ __all__ = [
 ]
 
 SKILL_ID = "fidic_calculate_time_bar"
-_PREFIX = "contract_review.plugins.fidic.skills.time_bar"
 
 PeriodUnit = Literal["hour", "day", "week", "month", "year"]
 DayType = Literal["calendar", "working", "unspecified"]
@@ -794,8 +793,8 @@ REGISTRATION = SkillRegistration(
     input_schema=TimeBarInput,
     output_schema=TimeBarOutput,
     backend=SkillBackend.LOCAL,
-    local_handler=f"{_PREFIX}.handle",
-    prepare_input_fn=f"{_PREFIX}.prepare_input",
+    local_handler=handle,
+    prepare_input_fn=prepare_input,
     domain="fidic",
     category="extraction",
 )

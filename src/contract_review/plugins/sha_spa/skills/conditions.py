@@ -38,7 +38,6 @@ from ._common import (
 )
 
 SKILL_ID = "spa_extract_conditions"
-_PREFIX = "contract_review.plugins.sha_spa.skills.conditions"
 
 ConditionKind = Literal[
     "regulatory",
@@ -429,8 +428,8 @@ REGISTRATION = SkillRegistration(
     input_schema=ConditionsInput,
     output_schema=ConditionsOutput,
     backend=SkillBackend.LOCAL,
-    local_handler=f"{_PREFIX}.handle",
-    prepare_input_fn=f"{_PREFIX}.prepare_input",
+    local_handler=handle,
+    prepare_input_fn=prepare_input,
     domain="sha_spa",
     category="extraction",
 )

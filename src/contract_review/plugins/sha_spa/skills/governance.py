@@ -40,7 +40,6 @@ from ._common import (
 )
 
 SKILL_ID = "sha_governance_check"
-_PREFIX = "contract_review.plugins.sha_spa.skills.governance"
 
 
 class GovernanceInput(ScopedInput):
@@ -506,8 +505,8 @@ REGISTRATION = SkillRegistration(
     input_schema=GovernanceInput,
     output_schema=GovernanceOutput,
     backend=SkillBackend.LOCAL,
-    local_handler=f"{_PREFIX}.handle",
-    prepare_input_fn=f"{_PREFIX}.prepare_input",
+    local_handler=handle,
+    prepare_input_fn=prepare_input,
     domain="sha_spa",
     category="analysis",
 )

@@ -33,7 +33,6 @@ from ._common import (
 )
 
 SKILL_ID = "spa_indemnity_analysis"
-_PREFIX = "contract_review.plugins.sha_spa.skills.indemnity"
 
 MARKET_STANDARDS: dict[str, Any] = {
     "source": "market practice summary, our words (typical negotiated private-company share "
@@ -506,8 +505,8 @@ REGISTRATION = SkillRegistration(
     input_schema=IndemnityInput,
     output_schema=IndemnityOutput,
     backend=SkillBackend.LOCAL,
-    local_handler=f"{_PREFIX}.handle",
-    prepare_input_fn=f"{_PREFIX}.prepare_input",
+    local_handler=handle,
+    prepare_input_fn=prepare_input,
     domain="sha_spa",
     category="analysis",
 )

@@ -33,7 +33,6 @@ from ._common import (
 )
 
 SKILL_ID = "spa_extract_reps_warranties"
-_PREFIX = "contract_review.plugins.sha_spa.skills.reps_warranties"
 
 KEY_TOPICS: tuple[str, ...] = ("title", "capacity", "accounts", "tax")
 """Warranties a buyer expects unqualified by knowledge."""
@@ -371,8 +370,8 @@ REGISTRATION = SkillRegistration(
     input_schema=WarrantiesInput,
     output_schema=WarrantiesOutput,
     backend=SkillBackend.LOCAL,
-    local_handler=f"{_PREFIX}.handle",
-    prepare_input_fn=f"{_PREFIX}.prepare_input",
+    local_handler=handle,
+    prepare_input_fn=prepare_input,
     domain="sha_spa",
     category="extraction",
 )
