@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from contract_review.errors import InputError
 from contract_review.models import ClauseKind, DocumentStructure
+from contract_review.text import has_cjk
 
 __all__ = [
     "COUNTERPARTS",
@@ -201,7 +202,7 @@ def _looks_like_name(text: str) -> bool:
     text = text.strip()
     if not 2 <= len(text) <= 80 or _is_label(text):
         return False
-    if re.search(r"[\u4e00-\u9fff]", text):
+    if has_cjk(text):
         return bool(re.search(_ZH_SUFFIX + r"$", text)) or (
             len(text) <= 30 and not re.search(r"[是指的为]", text)
         )
@@ -689,7 +690,7 @@ class Party(BaseModel):
 
 
 def _quoted(label: str) -> str:
-    return label if re.search(r"[\u4e00-\u9fff]", label) else f'"{label}"'
+    return label if has_cjk(label) else f'"{label}"'
 
 
 class OurSide(BaseModel):
@@ -846,7 +847,7 @@ def find_parties(structure: DocumentStructure | None) -> list[Party]:
 
 def _document_mentions(structure: DocumentStructure, word: str) -> bool:
     """Whether `word` is used in the document as a party word (capitalised in English)."""
-    pattern = re.escape(word) if re.search(r"[\u4e00-\u9fff]", word) else rf"\b{re.escape(word)}\b"
+    pattern = re.escape(word) if has_cjk(word) else rf"\b{re.escape(word)}\b"
     texts = (c.text for c in structure.iter_clauses())
     return any(re.search(pattern, t) for t in texts)
 

@@ -42,6 +42,7 @@ from contract_review.models import (
     RiskLevel,
     RiskPoint,
 )
+from contract_review.text import CJK_WIDE
 
 __all__ = ["REPORT_FILES", "render_html", "render_markdown", "word_diff_html", "write_reports"]
 
@@ -438,7 +439,7 @@ def _llm_suffix(risk: RiskPoint, t: _Labels) -> str:
 # Word-level diff
 # --------------------------------------------------------------------------------------------
 
-_CJK = "\u2e80-\u2fff\u3000-\u303f\u3040-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
+_CJK = CJK_WIDE
 _TOKEN = re.compile(rf"[{_CJK}]|[^\W{_CJK}]+|\s+|[^\w\s]", re.UNICODE)
 
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from contract_review.text import SEGMENT_END
+
 __all__ = ["INJECTION_PATTERNS", "find_injections", "injection_quotes"]
 
 _FLAGS = re.IGNORECASE
@@ -99,7 +101,7 @@ INJECTION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 
 # A sentence ends at 。！？；; and newline always, and at . ! ? when followed by whitespace
 # or the end of the text (so "20.1" or "e.g" inside a sentence does not split it).
-_SENTENCE_END = re.compile(r"[。！？；;\n]|[.!?](?=\s|$)")
+_SENTENCE_END = SEGMENT_END
 
 
 def _sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:

@@ -14,8 +14,9 @@ the same rules. Three rules run through all of them:
 from __future__ import annotations
 
 import hashlib
-import re
 from typing import TYPE_CHECKING
+
+from contract_review.text import SENTENCE_END
 
 if TYPE_CHECKING:
     from contract_review.models import RiskPoint
@@ -63,7 +64,7 @@ def clause_block(clause_text: str) -> str:
     return f"<<<CLAUSE {nonce} START>>>\n{clause_text}\n<<<CLAUSE {nonce} END>>>"
 
 
-_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[。！？]")
+_SENTENCE_END = SENTENCE_END
 
 
 def _first_sentence(text: str, limit: int = _MAX_SKILL_HINT_CHARS) -> str:

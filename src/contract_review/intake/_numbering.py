@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from contract_review.numerals import (
+from contract_review.text.numerals import (
     int_to_cjk_counting,
     int_to_english_ordinal,
     int_to_english_words,

@@ -28,6 +28,7 @@ from contract_review.errors import (
 )
 from contract_review.intake import _pdf_worker
 from contract_review.models import DocumentFormat, LoadedText, TextBlock
+from contract_review.text import CJK_WIDE
 
 # The directory holding the `contract_review` package (`src/` in a checkout): put on the
 # worker's PYTHONPATH so `-m contract_review.intake._pdf_worker` resolves installed or not.
@@ -42,12 +43,7 @@ _MAX_LISTED_PAGES = 10
 
 _CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b-\x1f]")  # C0 except \t (\x09) and \n (\x0a)
 _DIGITS = re.compile(r"\d+")
-# Ideographs, kana, CJK punctuation and full-width forms: scripts written without spaces.
-# Hangul is left out on purpose, Korean separates words with spaces.
-_CJK = (
-    "\u2e80-\u2fdf\u3000-\u303f\u3040-\u30ff\u3100-\u312f\u31a0-\u31ff\u3400-\u4dbf"
-    "\u4e00-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\U00020000-\U0003134f"
-)
+_CJK = CJK_WIDE  # scripts without spaces between words (see contract_review.text)
 _CJK_SPACED = re.compile(f"(?<=[{_CJK}]) +(?=[{_CJK}])")
 _CJK_TIGHT = re.compile(f"[{_CJK}](?=[{_CJK}])")
 _HYPHENS = "-\u00ad\u2010"  # ASCII hyphen-minus, soft hyphen, Unicode hyphen

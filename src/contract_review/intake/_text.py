@@ -7,9 +7,10 @@ import re
 
 from contract_review.errors import EmptyDocumentError, EncodingError
 from contract_review.models import DocumentFormat, LoadedText
+from contract_review.text import CJK_TEXT
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
-_CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
+_CJK = re.compile(f"[{CJK_TEXT}]")
 
 
 def decode_text(name: str, data: bytes) -> tuple[str, str]:

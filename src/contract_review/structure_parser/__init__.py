@@ -19,6 +19,7 @@ from contract_review.models import (
     DefinedTerm,
     DocumentStructure,
 )
+from contract_review.text import HAN
 
 from ._definitions import find_definitions
 from ._tree import Node, TreeBuilder, find_candidates, find_toc_ranges
@@ -26,7 +27,7 @@ from ._xrefs import find_references
 
 __all__ = ["DocumentParserConfig", "StructureParser", "detect_language"]
 
-_CJK = re.compile(r"[\u3400-\u9fff]")
+_CJK = HAN
 _NOT_LETTERS = bytes(b for b in range(256) if not chr(b).isascii() or not chr(b).isalpha())
 
 

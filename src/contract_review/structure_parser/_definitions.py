@@ -45,7 +45,9 @@ _ABBREVIATIONS = frozenset(
         "approx",
     ]
 )
-_SENTENCE_END = re.compile(
+# Where a definition ends: a full stop before the next sentence or the line end, a list
+# semicolon at the end of a line ("; and"), or a blank line — not a plain sentence end.
+_DEFINITION_END = re.compile(
     r"\.(?=[ \t\u00a0]+[A-Z“\"(]|[ \t]*\n|[ \t]*$)|;[ \t]*(?:and|or)?[ \t]*(?=\n|$)|\n[ \t]*\n"
 )
 _MAX_DEF = 2000
@@ -86,7 +88,7 @@ def _sentence_end(text: str, start: int) -> int:
     limit = min(len(text), start + _MAX_DEF)
     pos = start
     while True:
-        m = _SENTENCE_END.search(text, pos, limit)
+        m = _DEFINITION_END.search(text, pos, limit)
         if m is None:
             return limit
         if m.group().startswith("."):

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 
-_CJK = re.compile(r"[\u3400-\u9fff]")
+from contract_review.text import HAN
+
+_CJK = HAN
 _SMALL_WORDS = frozenset(
     [
         "of",

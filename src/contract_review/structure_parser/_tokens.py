@@ -12,7 +12,8 @@ import re
 from dataclasses import dataclass
 
 from contract_review.models import ClauseKind
-from contract_review.numerals import (
+from contract_review.text import HAN
+from contract_review.text.numerals import (
     CN_NUMERAL_CHARS,
     chinese_to_int,
     english_words_to_int,
@@ -99,7 +100,7 @@ _PAREN_RE = re.compile(
 _CN_ENUM_RE = re.compile(r"(?P<num>[" + CN_NUMERAL_CHARS + r"]{1,4})[、．]")
 _LETTER_RE = re.compile(r"(?P<num>[A-Za-z]{1,2}|[IVXivx]{1,5})(?P<punct>[.)])")
 
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_CJK = HAN
 # Words that follow a number that is a quantity, not a clause number.
 _QUANTITY_WORDS = frozenset(
     [

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from contract_review.models import ClauseKind
+from contract_review.text import is_cjk_char
 
 from ._titles import heading_like, split_title
 from ._tokens import GROUP_STYLES, PATH_STYLES, Alt, Token, match_token
@@ -146,7 +147,7 @@ def _weak_ok(text: str, tok: Token) -> bool:
     while p < len(text) and text[p] in " \t\u3000":
         p += 1
     ch = text[p] if p < len(text) else ""
-    return ch.isupper() or "\u3400" <= ch <= "\u9fff"
+    return ch.isupper() or (ch != "" and is_cjk_char(ch))
 
 
 def _block_text(text: str, c: Candidate) -> str:

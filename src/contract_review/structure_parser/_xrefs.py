@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from contract_review.numerals import CN_NUMERAL_CHARS, chinese_to_int, roman_to_int
+from contract_review.text.numerals import CN_NUMERAL_CHARS, chinese_to_int, roman_to_int
 
 _NUM = r"\d{1,3}(?:\.\d{1,3})*(?:[ ]?\([a-zA-Z0-9]{1,5}\))*"
 _EN_REF = re.compile(

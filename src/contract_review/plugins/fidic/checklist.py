@@ -24,6 +24,7 @@ from difflib import SequenceMatcher
 
 from contract_review.models import ClauseKind, ClauseNode, DocumentStructure, Priority
 from contract_review.models import ReviewChecklistItem as Item
+from contract_review.text import HAN
 
 from .baselines import ALL_BOOKS, NUMBERING_1999, RED, SILVER, YELLOW
 
@@ -587,7 +588,7 @@ def checklist_entry(key: str) -> ChecklistEntry | None:
 # --------------------------------------------------------------------------------------------
 
 _STOP = frozenset({"the", "of", "and", "for", "by", "to", "a", "an", "in", "on", "or", "s"})
-_CJK = re.compile(r"[\u3400-\u9fff]")
+_CJK = HAN
 _CONSISTENT = 0.55
 """Least title similarity for a clause id's title to agree with the sub-clause of that id."""
 _STRONG = 0.8

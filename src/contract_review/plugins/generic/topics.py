@@ -1343,7 +1343,9 @@ _SURVIVAL = re.compile(
     _FLAGS,
 )
 """Survival clauses list other clauses by name; they are no evidence of those topics."""
-_SENTENCE_END = re.compile(r"(?<=[.;!?])\s+(?=[\"“(\[A-Z0-9])|(?<=[。；！？;])")
+# Splits (rather than finds) sentences, keeping ";"-joined items apart and never splitting a
+# number or an abbreviation followed by a lower-case word.
+_SENTENCE_SPLIT = re.compile(r"(?<=[.;!?])\s+(?=[\"“(\[A-Z0-9])|(?<=[。；！？;])")
 _PRESS_RELEASE = re.compile(r"press release|news release|for immediate release|新闻稿", _FLAGS)
 """A schedule that is a press release announces the deal; its wording is no evidence of terms."""
 _RELEASE_HEAD = 400
@@ -1402,7 +1404,7 @@ def _norm(text: str) -> str:
 
 
 def _sentences(text: str) -> list[tuple[str, str]]:
-    return [(s, s.lower()) for s in _SENTENCE_END.split(text) if s.strip()]
+    return [(s, s.lower()) for s in _SENTENCE_SPLIT.split(text) if s.strip()]
 
 
 _NEGATION = re.compile(r"\bnot\b|n't\b")

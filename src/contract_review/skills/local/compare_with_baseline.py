@@ -22,10 +22,11 @@ from pydantic import BaseModel, Field
 
 from contract_review.errors import SkillError
 from contract_review.models import ClauseNode, DocumentRole, DocumentStructure
-from contract_review.numerals import CN_NUMERAL_CHARS, chinese_to_int
 from contract_review.parties import role_actions
 from contract_review.skills.context import ReviewContext, SkillState, require_clause
 from contract_review.skills.schema import SkillBackend, SkillRegistration
+from contract_review.text import CJK_IDEOGRAPHS
+from contract_review.text.numerals import CN_NUMERAL_CHARS, chinese_to_int
 
 SKILL_ID = "compare_with_baseline"
 
@@ -176,7 +177,7 @@ def prepare_input(
 # Tokens, sentences, diff
 # --------------------------------------------------------------------------------------------
 
-_CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_CJK = CJK_IDEOGRAPHS
 _TOKEN = re.compile(rf"[A-Za-z0-9]+(?:[.,'’\-/][A-Za-z0-9]+)*|[{_CJK}]|[^\sA-Za-z0-9{_CJK}]")
 
 

@@ -45,15 +45,16 @@ from contract_review.models import (
     RiskPoint,
     TextLocation,
 )
-from contract_review.numerals import (
+from contract_review.parties import GENERIC_LABELS, party_roles, role_key
+from contract_review.skills.context import ReviewContext, SkillState, require_clause
+from contract_review.skills.schema import SkillBackend, SkillRegistration
+from contract_review.text import HAN
+from contract_review.text.numerals import (
     CN_NUMERAL_CHARS,
     chinese_to_int,
     int_to_chinese,
     int_to_english_words,
 )
-from contract_review.parties import GENERIC_LABELS, party_roles, role_key
-from contract_review.skills.context import ReviewContext, SkillState, require_clause
-from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 SKILL_ID = "draft_redline_comment"
 
@@ -182,7 +183,7 @@ def prepare_input(
 _EN_PRICES = ("Accepted Contract Amount", "Contract Price", "Contract Sum", "Contract Amount")
 _ZH_PRICES = ("合同价款", "签约合同价", "合同总价", "合同价格", "合同金额")
 
-_CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_CJK_RE = HAN
 _LATIN_RE = re.compile(r"[A-Za-z]")
 
 # Tokens for minimal diffs: numbers and words are atomic, every other character stands alone

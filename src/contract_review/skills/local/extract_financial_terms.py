@@ -16,15 +16,16 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from contract_review.models import ClauseNode, DocumentStructure
-from contract_review.numerals import (
+from contract_review.skills.context import SkillState, require_clause
+from contract_review.skills.schema import SkillBackend, SkillRegistration
+from contract_review.text import CJK_IDEOGRAPHS, HAN, SEGMENT_END
+from contract_review.text.numerals import (
     ENGLISH_NUMBER_WORDS,
     ENGLISH_SCALES,
     chinese_to_decimal,
     chinese_to_int,
     english_words_to_int,
 )
-from contract_review.skills.context import SkillState, require_clause
-from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 SKILL_ID = "extract_financial_terms"
 
@@ -45,7 +46,7 @@ WrittenAs = Literal["figures", "words", "words_and_figures"]
 RatePeriod = Literal["day", "week", "month", "year"]
 PeriodUnit = Literal["hour", "day", "week", "month", "year"]
 CalendarOrWorking = Literal["calendar", "working", "unspecified"]
-_CN_TEXT = re.compile(r"[\u4e00-\u9fff]")
+_CN_TEXT = HAN
 FlagCode = Literal[
     "words_figures_mismatch",
     "uncapped_damages",
@@ -311,7 +312,7 @@ _DOLLAR_CONTEXT = [
 ]
 _YEN_CONTEXT = re.compile(r"日元|jpy|\byen\b|円")
 
-_SENTENCE_END = re.compile(r"[。；;！？!?\n]|\.(?=[ \t\n])")
+_SENTENCE_END = SEGMENT_END
 _SENTENCE_REACH = 400
 _ABBREVIATIONS = frozenset(
     {"no", "co", "inc", "ltd", "corp", "art", "cl", "sec", "para", "e.g", "i.e"}
@@ -366,8 +367,8 @@ _OF_STOP = (
 _OF_WORD = rf"(?!(?:{_OF_STOP})(?![\w'’-]))[\w'’-]+"
 _OF_EN = re.compile(rf"[ \t]+of[ \t]+(?P<of>{_OF_WORD}(?:[ \t]+{_OF_WORD}){{0,9}})")
 _OF_ZH = re.compile(
-    r"(?P<b>[\u4e00-\u9fff]{1,16})(?:的(?:每[日天月年])?|每[日天月年])$"
-    r"|(?P<c>[\u4e00-\u9fff]{0,14}(?:价款|金额|总价|合同价|总额|价格|费用|款项))$"
+    rf"(?P<b>[{CJK_IDEOGRAPHS}]{{1,16}})(?:的(?:每[日天月年])?|每[日天月年])$"
+    rf"|(?P<c>[{CJK_IDEOGRAPHS}]{{0,14}}(?:价款|金额|总价|合同价|总额|价格|费用|款项))$"
 )
 _RESTATED = re.compile(
     r"(?:[^。；;\n]{0,12}?[，,])?[ \t]*(?:即|亦即|也即|也就是|i\.e\.,?|that is,?|namely|being"

@@ -32,7 +32,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from contract_review.errors import SkillError
 from contract_review.models import ClauseNode, DocumentStructure, RiskLevel
-from contract_review.numerals import chinese_to_int, roman_to_int
 from contract_review.skills.context import ReviewContext, SkillState, require_clause
 from contract_review.skills.local.search_reference_doc import (
     EN_STOPWORDS,
@@ -41,6 +40,8 @@ from contract_review.skills.local.search_reference_doc import (
     english_stems,
 )
 from contract_review.skills.schema import SkillBackend, SkillRegistration
+from contract_review.text import HAN
+from contract_review.text.numerals import chinese_to_int, roman_to_int
 
 __all__ = [
     "REGISTRATION",
@@ -573,7 +574,7 @@ def read_criteria_file(path: str | Path) -> list[Criterion]:
 # Matching criteria to a clause
 # --------------------------------------------------------------------------------------------
 
-_CJK_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_CJK_RE = HAN
 _ALT_SPLIT_RE = re.compile(r"\s*(?:/|\||;|；|,|，|、|\bor\b|或)\s*")
 _PHRASE_GAP = 2
 """Words of a phrase may be this many words apart in the text, plus two stop words."""

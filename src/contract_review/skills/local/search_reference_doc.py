@@ -37,6 +37,7 @@ from contract_review.errors import SkillError
 from contract_review.models import ClauseNode, DocumentRole, DocumentStructure, TaskDocument
 from contract_review.skills.context import ReviewContext, SkillState, require_clause
 from contract_review.skills.schema import SkillBackend, SkillRegistration
+from contract_review.text import CJK_IDEOGRAPHS
 
 with warnings.catch_warnings():
     # jieba 0.42 has invalid escape sequences ('\.'): compiled without a .pyc (fresh install,
@@ -79,7 +80,7 @@ _CACHE_SIZE = 16
 # Text analysis
 # --------------------------------------------------------------------------------------------
 
-_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_CJK = CJK_IDEOGRAPHS
 _WORD_RE = re.compile(rf"[{_CJK}]+|[A-Za-z][A-Za-z0-9]*")
 _HAS_CJK_RE = re.compile(rf"[{_CJK}]")
 _ENGLISH_RE = re.compile(r"[A-Za-z][A-Za-z0-9]*")

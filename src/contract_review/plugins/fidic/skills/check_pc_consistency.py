@@ -35,6 +35,7 @@ from contract_review.plugins.fidic.skills.merge_gc_pc import (
 from contract_review.skills.context import ReviewContext, SkillState
 from contract_review.skills.local.compare_with_baseline import numbers_in, sentences
 from contract_review.skills.schema import SkillBackend, SkillRegistration
+from contract_review.text import CJK_IDEOGRAPHS
 
 SKILL_ID = "fidic_check_pc_consistency"
 
@@ -263,7 +264,7 @@ _STOP = frozenset(
         "from",
     }
 )
-_WORD = re.compile(r"[A-Za-z]{3,}|[\u4e00-\u9fff]{2,}")
+_WORD = re.compile(rf"[A-Za-z]{{3,}}|[{CJK_IDEOGRAPHS}]{{2,}}")
 
 
 def _markers(text: str) -> set[str]:

@@ -37,6 +37,7 @@ from contract_review.parties import (
 from contract_review.skills.context import ReviewContext, SkillState, require_clause
 from contract_review.skills.local.extract_financial_terms import analyse as analyse_terms
 from contract_review.skills.schema import SkillBackend, SkillRegistration
+from contract_review.text import SENTENCE_OR_LINE_END
 
 __all__ = [
     "REGISTRATION",
@@ -215,7 +216,7 @@ _ZH_TRIGGER = re.compile(
     r"(?:的)?(?:不迟于|不晚于|至少|不少于)?$"
 )
 _PROMPTLY = re.compile(r"promptly|forthwith|immediately|without\s+delay|立即|及时|立刻|迅速")
-_SENTENCE_END = re.compile(r"[。！？!?\n]|\.(?=\s)")
+_SENTENCE_END = SENTENCE_OR_LINE_END
 _PART_END = re.compile(r"[,;，；。:：(\n]")
 
 _CONSEQUENCES: tuple[tuple[Consequence, re.Pattern[str]], ...] = (

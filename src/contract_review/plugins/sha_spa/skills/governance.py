@@ -16,10 +16,10 @@ import re
 from pydantic import BaseModel, Field
 
 from contract_review.models import ClauseNode, DocumentStructure
-from contract_review.numerals import chinese_to_int, english_words_to_int
 from contract_review.parties import PartyRoles
 from contract_review.skills.context import SkillState
 from contract_review.skills.schema import SkillBackend, SkillRegistration
+from contract_review.text.numerals import chinese_to_int, english_words_to_int
 
 from ._common import (
     Gap,

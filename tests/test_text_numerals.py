@@ -1,4 +1,4 @@
-"""contract_review.numerals: Roman, letters, English words and Chinese numerals, both ways."""
+"""contract_review.text.numerals: Roman, letters, English words and Chinese numerals, both ways."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from contract_review.numerals import (
+from contract_review.text.numerals import (
     chinese_to_decimal,
     chinese_to_int,
     english_words_to_int,

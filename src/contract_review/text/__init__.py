@@ -1,0 +1,69 @@
+"""Text facilities every stage shares, defined once: what counts as Chinese (CJK) text and
+where a sentence ends. Numbers and amounts are in `text.numerals`.
+
+Three character sets, because three questions are asked:
+* `CJK_IDEOGRAPHS` — Han characters: "is this Chinese?" (language detection, titles, word
+  classes in patterns, tokens of one character each);
+* `CJK_TEXT` — ideographs plus CJK punctuation and full-width forms: "is this byte sequence
+  Chinese text?" when guessing a file's encoding;
+* `CJK_WIDE` — every script written without spaces between words (ideographs, radicals,
+  kana, bopomofo, CJK punctuation, full-width forms, supplementary ideographs): where a PDF's
+  spaces between characters are artefacts, and where a word diff compares character by
+  character. Hangul is left out on purpose: Korean separates words with spaces.
+
+Three sentence boundaries, because a stage either needs whole sentences or smaller units:
+* `SENTENCE_END` — 。！？ always, . ! ? when followed by whitespace or the end ("20.1" and
+  "Yahoo!Finance" do not end a sentence; abbreviations such as "e.g." are the caller's call);
+* `SENTENCE_OR_LINE_END` — the same, and a line break (clauses laid out line by line);
+* `SEGMENT_END` — the same, and ；; too: the unit of one obligation or one amount.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "CJK_IDEOGRAPHS",
+    "CJK_TEXT",
+    "CJK_WIDE",
+    "HAN",
+    "SEGMENT_END",
+    "SENTENCE_END",
+    "SENTENCE_OR_LINE_END",
+    "has_cjk",
+    "is_cjk_char",
+]
+
+CJK_IDEOGRAPHS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+"""Han characters (Extension A, the unified block, compatibility ideographs), for a `[...]`."""
+
+CJK_TEXT = CJK_IDEOGRAPHS + "\u3000-\u303f\uff00-\uffef"
+"""Han characters, CJK punctuation and full-width forms, for a `[...]`."""
+
+CJK_WIDE = (
+    "\u2e80-\u2fdf\u3000-\u303f\u3040-\u30ff\u3100-\u312f\u31a0-\u31ff\u3400-\u4dbf"
+    "\u4e00-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\U00020000-\U0003134f"
+)
+"""Scripts written without spaces between words (Hangul excluded), for a `[...]`."""
+
+HAN = re.compile(f"[{CJK_IDEOGRAPHS}]")
+"""One Han character."""
+
+SENTENCE_END = re.compile(r"[。！？]|[.!?](?=\s|$)")
+"""Where a sentence ends (see the module docstring)."""
+
+SENTENCE_OR_LINE_END = re.compile(r"[。！？\n]|[.!?](?=\s|$)")
+"""Where a sentence or a line ends."""
+
+SEGMENT_END = re.compile(r"[。！？；;\n]|[.!?](?=\s|$)")
+"""Where a sentence, a line or a semicolon-separated part of a sentence ends."""
+
+
+def has_cjk(text: str) -> bool:
+    """Whether `text` contains a Han character."""
+    return HAN.search(text) is not None
+
+
+def is_cjk_char(ch: str) -> bool:
+    """Whether the one character `ch` is a Han character."""
+    return HAN.fullmatch(ch) is not None

@@ -1,0 +1,41 @@
+"""contract_review.text: one meaning of "Chinese" and of "a sentence" for every stage."""
+
+from __future__ import annotations
+
+import re
+
+from contract_review.text import (
+    CJK_TEXT,
+    CJK_WIDE,
+    SEGMENT_END,
+    SENTENCE_END,
+    SENTENCE_OR_LINE_END,
+    has_cjk,
+    is_cjk_char,
+)
+
+
+def _ends(pattern: re.Pattern[str], text: str) -> list[str]:
+    return [text[: m.end()].rsplit(maxsplit=1)[-1] for m in pattern.finditer(text)]
+
+
+def test_chinese_characters() -> None:
+    assert has_cjk("The Contractor (承包人) shall")
+    assert not has_cjk("The Contractor shall pay 5% — “net” of tax")
+    assert all(is_cjk_char(ch) for ch in "包㐀豈")
+    assert not any(is_cjk_char(ch) for ch in "。A")
+    assert re.fullmatch(f"[{CJK_TEXT}]+", "合同，第一条。")
+    assert not re.fullmatch(f"[{CJK_TEXT}]+", "합의")  # Hangul is not Chinese text
+    assert re.fullmatch(f"[{CJK_WIDE}]+", "カタカナ漢字、")
+    assert not re.search(f"[{CJK_WIDE}]", "한국어 계약")  # Korean keeps its spaces
+
+
+def test_sentence_boundaries() -> None:
+    text = "Sub-Clause 20.1 applies, e.g. to claims. Yahoo!Finance is a name! 乙方应付款。甲方验收；乙方交付"
+    ends = [m.group() for m in SENTENCE_END.finditer(text)]
+    assert ends == [".", ".", "!", "。"]  # "e.g." and "claims." — not "20.1" nor "Yahoo!Finance"
+    assert [m.group() for m in SEGMENT_END.finditer(text)] == [".", ".", "!", "。", "；"]
+    lines = "1. Payment\nThe Buyer shall pay"
+    assert [m.group() for m in SENTENCE_OR_LINE_END.finditer(lines)] == [".", "\n"]
+    assert not [m.group() for m in SENTENCE_END.finditer(lines) if m.group() == "\n"]
+    assert _ends(SENTENCE_END, "It ends here. Next")[0] == "here."
