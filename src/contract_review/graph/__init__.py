@@ -1,5 +1,6 @@
 """The review graph: per-clause analysis, drafting, validation and human approval (LangGraph).
 
-`risk_rules` turns deterministic skill outputs into `RiskPoint`s; the graph itself
-(`state.py`, `builder.py`) follows.
+The run context (`context.py`) carries documents and services; the state (`state.py`) and the
+nodes (`builder.py`) follow; each skill's own risk rule (`contract_review.skills.risks`) turns
+its output into `RiskPoint`s.
 """

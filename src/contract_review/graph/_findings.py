@@ -14,9 +14,9 @@ from contract_review.models import (
     TextLocation,
 )
 from contract_review.skills.cache import per_structure
+from contract_review.skills.risks import SEVERITY_ORDER, anchor_quote, location_in, risk_id
 
 from .injection import find_injections
-from .risk_rules import SEVERITY_ORDER, anchor_quote, location_in, risk_id
 
 __all__ = ["checked_llm_risks", "injection_risks"]
 

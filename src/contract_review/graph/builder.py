@@ -51,6 +51,7 @@ from contract_review.models import (
 from contract_review.plugins import create_dispatcher
 from contract_review.skills.context import ReviewContext
 from contract_review.skills.dispatcher import SkillDispatcher
+from contract_review.skills.risks import SEVERITY_ORDER, location_in, risks_from_skill_outputs
 from contract_review.types import ChatModel
 
 from ._findings import checked_llm_risks, injection_risks
@@ -59,7 +60,6 @@ from .context import RunContext, context_from_state, facts_from_state
 from .events import EventType, ReviewEvent, emit
 from .prompts import build_react_agent_messages, build_redline_messages
 from .react_agent import AgentOutcome, run_react_agent
-from .risk_rules import RULES, SEVERITY_ORDER, location_in, risks_from_skill_outputs
 from .state import ClauseIn, ClauseState, ReviewGraphState
 
 __all__ = ["build_review_graph", "item_keys", "review_serde", "route_validation"]
@@ -495,14 +495,22 @@ class _ClauseNodes:
         """(risks, notes, injection quotes) of the rules over the item's skills."""
         # Deterministic mode runs the skills whose output a rule turns into risks; context and
         # retrieval skills (no rule) serve the LLM agent and drafting, not this step.
-        skills = [skill for skill in s["item"].required_skills if skill in RULES]
+        registrations = [
+            reg
+            for skill in s["item"].required_skills
+            if (reg := ctx.dispatcher.get_registration(skill)) is not None and reg.risk_rule
+        ]
         results = await asyncio.gather(
             *(
-                ctx.dispatcher.prepare_and_call(skill, clause.clause_id, structure, ctx.facts)
-                for skill in skills
+                ctx.dispatcher.prepare_and_call(
+                    reg.skill_id, clause.clause_id, structure, ctx.facts
+                )
+                for reg in registrations
             )
         )
-        outputs = {r.skill_id: r.data for r in results if r.success}
+        outputs = [
+            (reg, r.data) for reg, r in zip(registrations, results, strict=True) if r.success
+        ]
         notes = [f"{r.skill_id}: {r.error}" for r in results if not r.success]
         injected, flags = injection_risks(clause, ctx.facts.language, structure)
         if flags:

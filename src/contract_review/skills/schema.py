@@ -17,6 +17,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from contract_review.models import DocumentStructure
 
+from .risks import RiskRule
+
 __all__ = [
     "INTERNAL_FIELDS",
     "GenericSkillInput",
@@ -107,6 +109,12 @@ class SkillRegistration(BaseModel):
     )
     timeout_seconds: float | None = Field(
         None, gt=0, description="Per-call time limit; defaults to the dispatcher's."
+    )
+    risk_rule: RiskRule | None = Field(
+        None,
+        exclude=True,
+        description="Turns the skill's typed output into risks (deterministic mode); None for "
+        "skills that inform (context, retrieval) without raising risks themselves.",
     )
 
     def to_tool_definition(self) -> dict[str, Any]:

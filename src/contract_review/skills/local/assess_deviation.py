@@ -31,7 +31,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from contract_review.models import Deviation, DocumentStructure, RiskLevel
+from contract_review.models import Deviation, DocumentStructure, RiskLevel, RiskPoint
 from contract_review.parties import (
     PartyAction,
     PartyRoles,
@@ -55,6 +55,7 @@ from contract_review.skills.local.compare_with_baseline import (
     prepare_input as prepare_comparison,
 )
 from contract_review.skills.local.load_review_criteria import read_criteria_file
+from contract_review.skills.risks import RiskFactory
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 SKILL_ID = "assess_deviation"
@@ -1024,6 +1025,31 @@ def handle(inp: AssessDeviationInput) -> AssessDeviationOutput:
     )
 
 
+# --------------------------------------------------------------------------------------------
+# Risk rule
+# --------------------------------------------------------------------------------------------
+
+
+def risk_rule(risk: RiskFactory, out: AssessDeviationOutput) -> list[RiskPoint]:
+    """Each rated deviation that is not in our favour is a risk of its severity."""
+    risks = []
+    for dev in out.deviations:
+        if dev.direction == "in_our_favour" or not dev.severity:
+            continue
+        risks.append(
+            risk.risk(
+                SKILL_ID,
+                dev.severity,
+                f"deviation from baseline: {dev.rule or dev.deviation_type}",
+                dev.reason or f"The clause {dev.deviation_type} against its baseline.",
+                reason=dev.reason,
+                analysis=f"Baseline: {dev.baseline_quote or dev.baseline_text}",
+                quote=dev.quote or dev.actual_text or None,
+            )
+        )
+    return risks
+
+
 REGISTRATION = SkillRegistration(
     skill_id=SKILL_ID,
     name="Assess deviation",
@@ -1035,4 +1061,5 @@ REGISTRATION = SkillRegistration(
     prepare_input_fn=prepare_input,
     domain="*",
     category="analysis",
+    risk_rule=risk_rule,
 )

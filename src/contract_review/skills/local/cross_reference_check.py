@@ -8,9 +8,10 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from contract_review.models import ClauseNode, DocumentRole, DocumentStructure
+from contract_review.models import ClauseNode, DocumentRole, DocumentStructure, RiskLevel, RiskPoint
 from contract_review.skills.cache import per_structure
 from contract_review.skills.context import ReviewContext, SkillState, require_clause
+from contract_review.skills.risks import RiskFactory
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 SKILL_ID = "cross_reference_check"
@@ -174,6 +175,22 @@ def _cycles(structure: DocumentStructure, start: str) -> list[list[str]]:
     return out[:10]
 
 
+def risk_rule(risk: RiskFactory, out: CrossReferenceCheckOutput) -> list[RiskPoint]:
+    """A reference to a deleted clause (medium) or to one the contract lacks (low)."""
+    return [
+        risk.risk(
+            SKILL_ID,
+            RiskLevel.MEDIUM if ref.status == "deleted" else RiskLevel.LOW,
+            f"reference to a {ref.status} clause",
+            f"'{ref.text}' refers to clause {ref.target_clause_id}, which is "
+            + ("deleted." if ref.status == "deleted" else "not in the contract."),
+            quote=ref.text,
+        )
+        for ref in out.references
+        if ref.status in ("missing", "deleted")
+    ]
+
+
 REGISTRATION = SkillRegistration(
     skill_id=SKILL_ID,
     name="Cross-reference check",
@@ -185,4 +202,5 @@ REGISTRATION = SkillRegistration(
     prepare_input_fn=prepare_input,
     domain="*",
     category="validation",
+    risk_rule=risk_rule,
 )

@@ -15,8 +15,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from contract_review.models import ClauseNode, DocumentStructure
+from contract_review.models import ClauseNode, DocumentStructure, RiskLevel, RiskPoint
 from contract_review.skills.context import SkillState, require_clause
+from contract_review.skills.risks import RiskFactory
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 from contract_review.text import CJK_IDEOGRAPHS, HAN, SEGMENT_END
 from contract_review.text.numerals import (
@@ -1293,6 +1294,33 @@ def handle(inp: FinancialTermsInput) -> FinancialTermsOutput:
     )
 
 
+# --------------------------------------------------------------------------------------------
+# Risk rule
+# --------------------------------------------------------------------------------------------
+
+_FLAG_RISKS: dict[str, tuple[RiskLevel, str]] = {
+    "uncapped_damages": (RiskLevel.HIGH, "uncapped damages"),
+    "words_figures_mismatch": (RiskLevel.HIGH, "amount in words differs from figures"),
+    "retention_above_cn_3_percent": (RiskLevel.MEDIUM, "retention above the statutory cap"),
+    "retention_above_5_percent": (RiskLevel.MEDIUM, "retention above market"),
+    "no_late_payment_interest": (RiskLevel.MEDIUM, "no interest on late payment"),
+}
+"""Flag code → (risk level, risk type); other flags are low risks named by their code."""
+
+
+def risk_rule(risk: RiskFactory, out: FinancialTermsOutput) -> list[RiskPoint]:
+    """Each flag is a risk on its quote."""
+    return [
+        risk.risk(
+            SKILL_ID,
+            *_FLAG_RISKS.get(flag.code, (RiskLevel.LOW, flag.code)),
+            flag.message,
+            quote=flag.quote,
+        )
+        for flag in out.flags
+    ]
+
+
 REGISTRATION = SkillRegistration(
     skill_id=SKILL_ID,
     name="Financial terms",
@@ -1304,4 +1332,5 @@ REGISTRATION = SkillRegistration(
     prepare_input_fn=prepare_input,
     domain="*",
     category="extraction",
+    risk_rule=risk_rule,
 )

@@ -6,9 +6,10 @@ import re
 
 from pydantic import BaseModel, Field
 
-from contract_review.models import DocumentStructure
+from contract_review.models import DocumentStructure, RiskLevel, RiskPoint
 from contract_review.skills.cache import per_structure
 from contract_review.skills.context import SkillState, require_clause
+from contract_review.skills.risks import RiskFactory
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 SKILL_ID = "resolve_definition"
@@ -291,6 +292,25 @@ def _sentence_start(text: str, pos: int) -> bool:
     return j < 0 or text[j] in ".;:\n!?)"
 
 
+_MAX_UNDEFINED = 5
+"""Undefined-term risks reported per clause (the most used terms)."""
+
+
+def risk_rule(risk: RiskFactory, out: ResolveDefinitionOutput) -> list[RiskPoint]:
+    """The most used terms the clause treats as defined but the contract never defines."""
+    terms = sorted(out.undefined_terms, key=lambda u: -u.occurrences)
+    return [
+        risk.risk(
+            SKILL_ID,
+            RiskLevel.LOW,
+            "undefined term",
+            f"'{u.term}' is used as a defined term but never defined.",
+            quote=u.term,
+        )
+        for u in terms[:_MAX_UNDEFINED]
+    ]
+
+
 REGISTRATION = SkillRegistration(
     skill_id=SKILL_ID,
     name="Resolve definitions",
@@ -302,4 +322,5 @@ REGISTRATION = SkillRegistration(
     prepare_input_fn=prepare_input,
     domain="*",
     category="context",
+    risk_rule=risk_rule,
 )

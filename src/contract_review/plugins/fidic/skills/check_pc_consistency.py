@@ -24,7 +24,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from contract_review.errors import SkillError
-from contract_review.models import DocumentRole, DocumentStructure
+from contract_review.models import DocumentRole, DocumentStructure, RiskPoint
 from contract_review.parties import party_actions, party_roles
 from contract_review.plugins.fidic.skills.merge_gc_pc import (
     MergedClause,
@@ -34,6 +34,7 @@ from contract_review.plugins.fidic.skills.merge_gc_pc import (
 )
 from contract_review.skills.context import ReviewContext, SkillState
 from contract_review.skills.local.compare_with_baseline import numbers_in, sentences
+from contract_review.skills.risks import RiskFactory
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 from contract_review.text import CJK_IDEOGRAPHS
 
@@ -547,6 +548,21 @@ def handle(inp: CheckPcConsistencyInput) -> CheckPcConsistencyOutput:
     )
 
 
+def risk_rule(risk: RiskFactory, out: CheckPcConsistencyOutput) -> list[RiskPoint]:
+    """Each finding is a risk of its severity, quoted on this clause where it has a quote."""
+    clause_id = risk.clause.clause_id
+    return [
+        risk.risk(
+            SKILL_ID,
+            f.severity,
+            f.rule or f.kind,
+            f.explanation,
+            quote=next((q.text for q in f.quotes if q.clause_id == clause_id), None),
+        )
+        for f in out.findings
+    ]
+
+
 REGISTRATION = SkillRegistration(
     skill_id=SKILL_ID,
     name="FIDIC PC consistency check",
@@ -558,4 +574,5 @@ REGISTRATION = SkillRegistration(
     prepare_input_fn=prepare_input,
     domain="fidic",
     category="validation",
+    risk_rule=risk_rule,
 )

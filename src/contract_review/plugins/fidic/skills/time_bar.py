@@ -26,7 +26,14 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from contract_review.models import BaselinePosition, ClauseKind, ClauseNode, DocumentStructure
+from contract_review.models import (
+    BaselinePosition,
+    ClauseKind,
+    ClauseNode,
+    DocumentStructure,
+    RiskLevel,
+    RiskPoint,
+)
 from contract_review.parties import (
     GENERIC_LABELS,
     ROLE_SYNONYMS,
@@ -36,6 +43,7 @@ from contract_review.parties import (
 )
 from contract_review.skills.context import ReviewContext, SkillState, require_clause
 from contract_review.skills.local.extract_financial_terms import analyse as analyse_terms
+from contract_review.skills.risks import RiskFactory
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 from contract_review.text import SENTENCE_OR_LINE_END
 
@@ -787,6 +795,51 @@ def handle(inp: TimeBarInput) -> TimeBarOutput:
     )
 
 
+# --------------------------------------------------------------------------------------------
+# Risk rule
+# --------------------------------------------------------------------------------------------
+
+
+def risk_rule(risk: RiskFactory, out: TimeBarOutput) -> list[RiskPoint]:
+    """Time limits that cost us: a time bar on our side, a period shorter than the standard,
+    the other side's silence counting as rejection, our silence settling the matter."""
+    risks = []
+    for bar in out.time_bars:
+        ours = bar.who_side == "us"
+        period = f"{bar.value:g} {bar.unit}(s)"
+        if ours and bar.consequence == "time_bar":
+            level, kind = RiskLevel.HIGH, "time bar"
+            text = f"Our party loses its entitlement if it does not act within {period}."
+        elif ours and bar.shorter_than_standard:
+            level, kind = RiskLevel.HIGH, "shortened period"
+            text = (
+                f"Our party must act within {period}; the standard period is "
+                f"{bar.standard_days or 0:g} days."
+            )
+        elif bar.consequence == "deemed_rejection" and not ours:
+            level, kind = RiskLevel.MEDIUM, "deemed rejection"
+            text = f"The other side's silence for {period} counts as rejection, not acceptance."
+        elif ours and bar.consequence in ("deemed_approval", "final_and_binding"):
+            level, kind = RiskLevel.MEDIUM, bar.consequence.replace("_", " ")
+            text = (
+                f"If our party does not respond within {period}, the matter is settled against it."
+            )
+        else:
+            continue
+        risks.append(
+            risk.risk(
+                SKILL_ID,
+                level,
+                kind,
+                text,
+                reason=bar.consequence_quote or "",
+                analysis=f"Trigger: {bar.trigger or 'not stated'}",
+                quote=bar.sentence or bar.quote,
+            )
+        )
+    return risks
+
+
 REGISTRATION = SkillRegistration(
     skill_id=SKILL_ID,
     name="Time bars and deadlines",
@@ -798,4 +851,5 @@ REGISTRATION = SkillRegistration(
     prepare_input_fn=prepare_input,
     domain="fidic",
     category="extraction",
+    risk_rule=risk_rule,
 )

@@ -6,12 +6,12 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Literal, TypeVar
+from typing import Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, Field
 
 from contract_review.errors import SkillError
-from contract_review.models import ClauseNode, DocumentStructure
+from contract_review.models import ClauseNode, DocumentStructure, RiskPoint
 from contract_review.parties import PartyRoles, party_mentions, party_roles, role_actions
 from contract_review.skills.context import ReviewContext, SkillState, require_clause
 from contract_review.skills.local.extract_financial_terms import (
@@ -19,6 +19,7 @@ from contract_review.skills.local.extract_financial_terms import (
     FinancialTermsOutput,
 )
 from contract_review.skills.local.extract_financial_terms import handle as _financial
+from contract_review.skills.risks import RiskFactory, RiskRule
 
 Scope = Literal["clause", "document"]
 Severity = Literal["high", "medium", "low"]
@@ -249,3 +250,25 @@ def own_text(node: ClauseNode) -> str:
     if not node.children:
         return node.text
     return node.text[: node.children[0].start_offset - node.start_offset]
+
+
+class _HasGaps(Protocol):
+    gaps: list[Gap]
+
+
+def gap_rule(skill_id: str) -> RiskRule:
+    """The risk rule of a sha_spa skill: each gap is a risk of its severity on its evidence."""
+
+    def risk_rule(risk: RiskFactory, out: _HasGaps) -> list[RiskPoint]:
+        return [
+            risk.risk(
+                skill_id,
+                g.severity,
+                g.key,
+                g.message,
+                quote=g.evidence.quote if g.evidence else None,
+            )
+            for g in out.gaps
+        ]
+
+    return risk_rule

@@ -29,6 +29,7 @@ from ._common import (
     Sentence,
     SideOrNone,
     financial,
+    gap_rule,
     our_party_of,
     own_text,
     prepare_scoped,
@@ -432,4 +433,5 @@ REGISTRATION = SkillRegistration(
     prepare_input_fn=prepare_input,
     domain="sha_spa",
     category="extraction",
+    risk_rule=gap_rule(SKILL_ID),
 )

@@ -30,6 +30,7 @@ from ._common import (
     Sentence,
     SideOrNone,
     financial,
+    gap_rule,
     months_of,
     our_party_of,
     own_text,
@@ -509,4 +510,5 @@ REGISTRATION = SkillRegistration(
     prepare_input_fn=prepare_input,
     domain="sha_spa",
     category="analysis",
+    risk_rule=gap_rule(SKILL_ID),
 )

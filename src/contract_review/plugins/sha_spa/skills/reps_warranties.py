@@ -25,6 +25,7 @@ from ._common import (
     Quote,
     Scope,
     ScopedInput,
+    gap_rule,
     our_party_of,
     own_text,
     prepare_scoped,
@@ -374,4 +375,5 @@ REGISTRATION = SkillRegistration(
     prepare_input_fn=prepare_input,
     domain="sha_spa",
     category="extraction",
+    risk_rule=gap_rule(SKILL_ID),
 )

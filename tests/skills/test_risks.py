@@ -6,9 +6,9 @@ import asyncio
 from typing import Any
 
 from contract_review.documents import load_task_document
-from contract_review.graph.risk_rules import anchor_quote, risks_from_skill_outputs
 from contract_review.models import DocumentRole, RiskLevel, RiskPoint, TaskDocument
 from contract_review.plugins import create_dispatcher
+from contract_review.skills.risks import anchor_quote, risks_from_skill_outputs
 from tests.conftest import EXAMPLES
 
 
@@ -17,11 +17,14 @@ def _risks(
 ) -> list[RiskPoint]:
     dispatcher = create_dispatcher()
     assert doc.structure is not None
-    outputs = {}
+    outputs = []
     for skill in skills:
         result = asyncio.run(dispatcher.prepare_and_call(skill, clause_id, doc.structure, state))
         assert result.success, result.error
-        outputs[skill] = result.data
+        registration = dispatcher.get_registration(skill)
+        assert registration is not None
+        assert registration.risk_rule is not None
+        outputs.append((registration, result.data))
     clause = doc.structure.get_clause(clause_id)
     assert clause is not None
     risks = risks_from_skill_outputs(clause, outputs)

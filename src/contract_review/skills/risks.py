@@ -1,0 +1,146 @@
+"""Deterministic mode: skill outputs → `RiskPoint`s, by explicit rules.
+
+Each skill that raises risks has its rule beside it (`SkillRegistration.risk_rule`): the rule
+reads the skill's typed output, decides whether it is a risk for our party and how severe, and
+anchors it on a verbatim quote of the clause through a `RiskFactory`. A quote that is not
+verbatim clause text is re-anchored on the nearest verbatim span or dropped (the risk keeps no
+location then): a risk never shows a lawyer words the contract does not contain.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable, Mapping, Sequence
+from difflib import SequenceMatcher
+from typing import TYPE_CHECKING, Any
+
+from contract_review.models import ClauseNode, RiskLevel, RiskPoint, TextLocation
+
+if TYPE_CHECKING:
+    from .schema import SkillRegistration
+
+__all__ = [
+    "SEVERITY_ORDER",
+    "RiskFactory",
+    "RiskRule",
+    "anchor_quote",
+    "location_in",
+    "risk_id",
+    "risks_from_skill_outputs",
+]
+
+
+_MIN_ANCHOR = 12
+"""Shortest verbatim span a paraphrased quote may be re-anchored on."""
+_MAX_FUZZY = 20_000
+"""Longest clause searched fuzzily for a paraphrased quote."""
+_MAX_UNDEFINED = 5
+"""Undefined-term risks reported per clause (the most used terms)."""
+
+
+def anchor_quote(clause_text: str, quote: str) -> tuple[str, int] | None:
+    """(verbatim text, offset in the clause) for `quote`, or None.
+
+    Exact text first; else whitespace-normalised; else the longest common span with the quote
+    if it is substantial. Offsets are relative to `clause_text`.
+    """
+    quote = quote.strip()
+    if not quote:
+        return None
+    at = clause_text.find(quote)
+    if at != -1:
+        return quote, at
+    words = quote.split()
+    flexible = re.search(r"\s+".join(map(re.escape, words)), clause_text)
+    if flexible is not None:
+        return flexible.group(), flexible.start()
+    if len(clause_text) > _MAX_FUZZY:
+        return None  # a fuzzy search over a very long clause costs more than it finds
+    matcher = SequenceMatcher(None, clause_text, quote, autojunk=False)
+    m = matcher.find_longest_match(0, len(clause_text), 0, len(quote))
+    if m.size >= max(_MIN_ANCHOR, len(quote) // 2):
+        return clause_text[m.a : m.a + m.size], m.a
+    return None
+
+
+SEVERITY_ORDER = {RiskLevel.HIGH: 0, RiskLevel.MEDIUM: 1, RiskLevel.LOW: 2}
+"""Sort key of risk levels, most severe first."""
+
+
+def risk_id(clause_id: str, source: str, risk_type: str, description: str) -> str:
+    """A stable risk id: the same finding gets the same id on every run."""
+    digest = hashlib.sha256(f"{clause_id}|{source}|{risk_type}|{description}".encode())
+    return f"risk-{digest.hexdigest()[:12]}"
+
+
+def location_in(clause: ClauseNode, text: str, rel: int) -> TextLocation:
+    """The location of verbatim clause text found at offset `rel` of the clause."""
+    start = clause.start_offset + rel
+    return TextLocation(
+        clause_id=clause.clause_id,
+        original_text=text,
+        start_offset=start,
+        end_offset=start + len(text),
+    )
+
+
+class RiskFactory:
+    """The clause being judged, and risks on it quoted verbatim."""
+
+    def __init__(self, clause: ClauseNode) -> None:
+        self.clause = clause
+
+    def risk(
+        self,
+        skill: str,
+        level: RiskLevel | str,
+        risk_type: str,
+        description: str,
+        *,
+        reason: str = "",
+        analysis: str = "",
+        quote: str | None = None,
+    ) -> RiskPoint:
+        """A risk found by `skill`, anchored on `quote` when the clause contains it."""
+        anchored = anchor_quote(self.clause.text, quote) if quote else None
+        location = location_in(self.clause, *anchored) if anchored is not None else None
+        return RiskPoint(
+            id=risk_id(self.clause.clause_id, skill, risk_type, description),
+            clause_id=self.clause.clause_id,
+            risk_level=RiskLevel(level),
+            risk_type=risk_type,
+            description=description,
+            reason=reason,
+            analysis=analysis,
+            location=location,
+            source_skills=[skill],
+        )
+
+
+RiskRule = Callable[[RiskFactory, Any], list[RiskPoint]]
+"""(factory for the clause's risks, the skill's typed output) → the risks it shows."""
+
+
+def risks_from_skill_outputs(
+    clause: ClauseNode, results: Sequence[tuple[SkillRegistration, Mapping[str, Any]]]
+) -> list[RiskPoint]:
+    """All risks the skills' rules find in their successful outputs (`SkillResult.data`,
+    validated once into each skill's output model) on one clause, most severe first, one per
+    (type, quote)."""
+    factory = RiskFactory(clause)
+    risks: list[RiskPoint] = []
+    seen: set[tuple[str, str]] = set()
+    for registration, data in results:
+        rule = registration.risk_rule
+        if rule is None:
+            continue
+        schema = registration.output_schema
+        output = schema.model_validate(data) if schema is not None else data
+        for risk in rule(factory, output):
+            key = (risk.risk_type, risk.location.original_text if risk.location else risk.id)
+            if key not in seen:
+                seen.add(key)
+                risks.append(risk)
+    risks.sort(key=lambda r: SEVERITY_ORDER[r.risk_level])
+    return risks
