@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Literal, Protocol, TypeVar
 
@@ -50,20 +50,24 @@ class ScopedInput(BaseModel):
 ScopedT = TypeVar("ScopedT", bound=ScopedInput)
 
 
-def prepare_scoped(
+def scoped_preparer(
     model: type[ScopedT],
-    clause_id: str,
-    primary_structure: DocumentStructure | None,
-    state: SkillState,
-) -> ScopedT:
-    """`model` for `clause_id` of the primary document, our party from the review."""
-    ctx = ReviewContext.from_state(state)
-    return model(
-        clause_id=clause_id,
-        our_party=ctx.our_party,
-        document_structure=primary_structure,
-        review_context=ctx,
-    )
+) -> Callable[[str, DocumentStructure | None, SkillState], ScopedT]:
+    """The `prepare_input` of a sha_spa skill: `model` for a clause of the primary document,
+    our party from the review."""
+
+    def prepare_input(
+        clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
+    ) -> ScopedT:
+        ctx = ReviewContext.from_state(state)
+        return model(
+            clause_id=clause_id,
+            our_party=ctx.our_party,
+            document_structure=primary_structure,
+            review_context=ctx,
+        )
+
+    return prepare_input
 
 
 class Quote(BaseModel):

@@ -17,7 +17,6 @@ from pydantic import BaseModel, Field
 
 from contract_review.models import ClauseNode, DocumentStructure
 from contract_review.parties import PartyRoles
-from contract_review.skills.context import SkillState
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 from ._common import (
@@ -32,8 +31,8 @@ from ._common import (
     gap_rule,
     our_party_of,
     own_text,
-    prepare_scoped,
     roles_for,
+    scoped_preparer,
     sides_in,
     units,
 )
@@ -125,11 +124,8 @@ DESCRIPTION = (
 )
 
 
-def prepare_input(
-    clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
-) -> ConditionsInput:
-    """Input for `clause_id` of the primary document."""
-    return prepare_scoped(ConditionsInput, clause_id, primary_structure, state)
+prepare_input = scoped_preparer(ConditionsInput)
+"""Input for a clause of the primary document."""
 
 
 _I = re.IGNORECASE

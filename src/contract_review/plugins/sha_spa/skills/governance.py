@@ -15,9 +15,8 @@ import re
 
 from pydantic import BaseModel, Field
 
-from contract_review.models import ClauseNode, DocumentStructure
+from contract_review.models import ClauseNode
 from contract_review.parties import PartyRoles
-from contract_review.skills.context import SkillState
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 from contract_review.text.numerals import chinese_to_int, english_words_to_int
 
@@ -34,8 +33,8 @@ from ._common import (
     months_of,
     our_party_of,
     own_text,
-    prepare_scoped,
     roles_for,
+    scoped_preparer,
     sides_in,
     units,
 )
@@ -110,11 +109,8 @@ DESCRIPTION = (
 )
 
 
-def prepare_input(
-    clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
-) -> GovernanceInput:
-    """Input for `clause_id` of the primary document."""
-    return prepare_scoped(GovernanceInput, clause_id, primary_structure, state)
+prepare_input = scoped_preparer(GovernanceInput)
+"""Input for a clause of the primary document."""
 
 
 _I = re.IGNORECASE

@@ -15,7 +15,6 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from contract_review.models import DocumentStructure
-from contract_review.skills.context import SkillState
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 from ._common import (
@@ -28,8 +27,8 @@ from ._common import (
     gap_rule,
     months_of,
     our_party_of,
-    prepare_scoped,
     roles_for,
+    scoped_preparer,
     units,
 )
 
@@ -141,11 +140,8 @@ DESCRIPTION = (
 )
 
 
-def prepare_input(
-    clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
-) -> IndemnityInput:
-    """Input for `clause_id` of the primary document."""
-    return prepare_scoped(IndemnityInput, clause_id, primary_structure, state)
+prepare_input = scoped_preparer(IndemnityInput)
+"""Input for a clause of the primary document."""
 
 
 _I = re.IGNORECASE

@@ -16,7 +16,6 @@ import re
 from pydantic import BaseModel, Field
 
 from contract_review.models import ClauseNode, DocumentStructure
-from contract_review.skills.context import SkillState
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 from ._common import (
@@ -28,8 +27,8 @@ from ._common import (
     gap_rule,
     our_party_of,
     own_text,
-    prepare_scoped,
     roles_for,
+    scoped_preparer,
     units,
 )
 
@@ -91,11 +90,8 @@ DESCRIPTION = (
 )
 
 
-def prepare_input(
-    clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
-) -> WarrantiesInput:
-    """Input for `clause_id` of the primary document."""
-    return prepare_scoped(WarrantiesInput, clause_id, primary_structure, state)
+prepare_input = scoped_preparer(WarrantiesInput)
+"""Input for a clause of the primary document."""
 
 
 _I = re.IGNORECASE
