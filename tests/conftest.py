@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -15,12 +16,32 @@ from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
 from contract_review.config import get_settings
+from contract_review.plugins.registry import (
+    DomainPlugin,
+    clear_plugins,
+    list_plugins,
+    register_plugin,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"
 FIXTURES = REPO / "tests" / "fixtures"
 CUAD = REPO.parent / "shared" / "data" / "cuad_dev"
 POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
+GENERIC_SKILLS = frozenset(
+    {
+        "get_clause_context",
+        "resolve_definition",
+        "compare_with_baseline",
+        "cross_reference_check",
+        "extract_financial_terms",
+        "search_reference_doc",
+        "load_review_criteria",
+        "assess_deviation",
+        "draft_redline_comment",
+    }
+)
+"""The generic skills the engine ships (the design names them)."""
 
 
 def cuad_records() -> list[dict[str, Any]]:
@@ -52,3 +73,17 @@ async def saver(
         async with AsyncPostgresSaver.from_conn_string(POSTGRES) as s:
             await s.setup()
             yield s
+
+
+@contextmanager
+def registered_plugin(plugin: DomainPlugin) -> Iterator[DomainPlugin]:
+    """`plugin` registered for the duration of a test; the plugins registered before it are
+    registered again afterwards (and nothing else)."""
+    saved = list_plugins()
+    register_plugin(plugin)
+    try:
+        yield plugin
+    finally:
+        clear_plugins()
+        for other in saved:
+            register_plugin(other)

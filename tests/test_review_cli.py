@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from contract_review.cli import app
 from contract_review.exports.redline_docx import accept_all_text
@@ -19,6 +19,11 @@ from tests.conftest import EXAMPLES
 runner = CliRunner()
 
 
+def _review_cli(file: object, out: Path, *options: str) -> Result:
+    """`contract-review review FILE OPTIONS --out OUT` through the CLI runner."""
+    return runner.invoke(app, ["review", str(file), *options, "--out", str(out)])
+
+
 @pytest.fixture(autouse=True)
 def _state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("STATE_DIR", str(tmp_path / "state"))
@@ -26,20 +31,15 @@ def _state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_review_writes_the_four_outputs(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    result = runner.invoke(
-        app,
-        [
-            "review",
-            str(EXAMPLES / "fidic" / "particular_conditions_en.txt"),
-            "--domain",
-            "fidic",
-            "--party",
-            "Contractor",
-            "--approve",
-            "all",
-            "--out",
-            str(out),
-        ],
+    result = _review_cli(
+        str(EXAMPLES / "fidic" / "particular_conditions_en.txt"),
+        out,
+        "--domain",
+        "fidic",
+        "--party",
+        "Contractor",
+        "--approve",
+        "all",
     )
     assert result.exit_code == 0, result.output
     for name in ("redline.docx", "report.html", "report.md", "findings.json"):
@@ -109,24 +109,19 @@ def test_interrupted_review_resumes_with_decisions_kept(tmp_path: Path) -> None:
 def test_fidic_review_reads_the_conditions_in_force(tmp_path: Path) -> None:
     """GC + PC: the merged conditions are reviewed; the planted PC changes are high risks."""
     out = tmp_path / "out"
-    result = runner.invoke(
-        app,
-        [
-            "review",
-            str(EXAMPLES / "fidic" / "particular_conditions_amending_en.txt"),
-            "--domain",
-            "fidic",
-            "--baseline",
-            str(EXAMPLES / "fidic" / "general_conditions_en.txt"),
-            "--reference",
-            str(EXAMPLES / "fidic" / "employers_requirements_en.txt"),
-            "--party",
-            "Contractor",
-            "--approve",
-            "all",
-            "--out",
-            str(out),
-        ],
+    result = _review_cli(
+        str(EXAMPLES / "fidic" / "particular_conditions_amending_en.txt"),
+        out,
+        "--domain",
+        "fidic",
+        "--baseline",
+        str(EXAMPLES / "fidic" / "general_conditions_en.txt"),
+        "--reference",
+        str(EXAMPLES / "fidic" / "employers_requirements_en.txt"),
+        "--party",
+        "Contractor",
+        "--approve",
+        "all",
     )
     assert result.exit_code == 0, result.output
     review = ReviewResult.model_validate_json((out / "findings.json").read_text(encoding="utf-8"))
@@ -185,18 +180,13 @@ def test_interactive_review_in_the_terminal(tmp_path: Path) -> None:
 def test_review_with_postgres_checkpoints(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
     out = tmp_path / "out"
-    result = runner.invoke(
-        app,
-        [
-            "review",
-            str(EXAMPLES / "generic" / "supply_agreement_en.txt"),
-            "--party",
-            "Buyer",
-            "--approve",
-            "all",
-            "--out",
-            str(out),
-        ],
+    result = _review_cli(
+        str(EXAMPLES / "generic" / "supply_agreement_en.txt"),
+        out,
+        "--party",
+        "Buyer",
+        "--approve",
+        "all",
     )
     assert result.exit_code == 0, result.output
     review = ReviewResult.model_validate_json((out / "findings.json").read_text(encoding="utf-8"))
@@ -221,20 +211,8 @@ def test_review_of_a_word_file_redlines_the_original(tmp_path: Path) -> None:
     )
     doc.save(str(source))
     out = tmp_path / "out"
-    result = runner.invoke(
-        app,
-        [
-            "review",
-            str(source),
-            "--domain",
-            "fidic",
-            "--party",
-            "Contractor",
-            "--approve",
-            "all",
-            "--out",
-            str(out),
-        ],
+    result = _review_cli(
+        str(source), out, "--domain", "fidic", "--party", "Contractor", "--approve", "all"
     )
     assert result.exit_code == 0, result.output
     review = ReviewResult.model_validate_json((out / "findings.json").read_text(encoding="utf-8"))

@@ -14,6 +14,7 @@ __all__ = [
     "M_NS",
     "W_NS",
     "choose_alternate",
+    "follow_field_char",
     "iter_block_elements",
     "iter_cells",
     "iter_table_rows",
@@ -168,3 +169,19 @@ def symbol_text(sym: etree._Element) -> str:
     if 0xE000 <= code <= 0xF8FF or not 0x20 <= code <= 0x10FFFF:
         return ""
     return chr(code)
+
+
+_FLD_CHAR_TYPE = w("fldCharType")
+
+
+def follow_field_char(fld_char: etree._Element, fields: list[bool]) -> None:
+    """Track complex fields through a `w:fldChar`: 'begin' opens one (its code, up to
+    'separate', is not displayed), 'separate' starts its displayed result, 'end' closes it.
+    `fields` holds one flag per open field: True while its code is being read."""
+    kind = fld_char.get(_FLD_CHAR_TYPE)
+    if kind == "begin":
+        fields.append(True)
+    elif kind == "separate" and fields:
+        fields[-1] = False
+    elif kind == "end" and fields:
+        fields.pop()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -25,12 +24,16 @@ from contract_review.graph.react_agent import (
 )
 from contract_review.models import DocumentStructure
 from contract_review.plugins import create_dispatcher
-from contract_review.skills import builtin_skills
-from contract_review.skills.context import SkillState
 from contract_review.skills.dispatcher import SkillDispatcher
 from contract_review.skills.schema import SkillResult
 from contract_review.structure_parser import StructureParser
-from contract_review.testing import CallInfo, FunctionModel, ModelTurn, ScriptedModel
+from contract_review.testing import (
+    CallInfo,
+    FunctionModel,
+    ModelTurn,
+    RecordingDispatcher,
+    ScriptedModel,
+)
 from tests.graph.contracts import SERVICES_HEAD
 
 CONTRACT = (
@@ -73,29 +76,11 @@ def dispatcher() -> SkillDispatcher:
     return create_dispatcher()
 
 
-class _FakeDispatcher(SkillDispatcher):
-    """The built-in skills offered as tools; `prepare_and_call` answered by `respond`."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        for registration in builtin_skills():
-            self.register(registration)
-        self.seen: list[tuple[str, str, dict[str, Any]]] = []
+class _FakeDispatcher(RecordingDispatcher):
+    """Answers every call with `respond`; subclasses say how."""
 
     async def respond(self, skill_id: str, clause_id: str) -> SkillResult:
         raise NotImplementedError
-
-    async def prepare_and_call(
-        self,
-        skill_id: str,
-        clause_id: str,
-        primary_structure: DocumentStructure | None,
-        state: SkillState,
-        *,
-        llm_arguments: Mapping[str, Any] | None = None,
-    ) -> SkillResult:
-        self.seen.append((skill_id, clause_id, dict(llm_arguments or {})))
-        return await self.respond(skill_id, clause_id)
 
 
 class _RaisingDispatcher(_FakeDispatcher):

@@ -10,7 +10,6 @@ import asyncio
 import logging
 import time
 import uuid
-from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -23,12 +22,16 @@ from contract_review.graph.events import EventType, ReviewEvent
 from contract_review.graph.react_agent import run_react_agent
 from contract_review.models import ClauseFindings, DocumentStructure, RiskLevel
 from contract_review.plugins import create_dispatcher
-from contract_review.skills import builtin_skills
-from contract_review.skills.context import SkillState
 from contract_review.skills.dispatcher import SkillDispatcher
 from contract_review.skills.schema import SkillResult
 from contract_review.structure_parser import StructureParser
-from contract_review.testing import CallInfo, FunctionModel, ModelTurn, ScriptedModel
+from contract_review.testing import (
+    CallInfo,
+    FunctionModel,
+    ModelTurn,
+    RecordingDispatcher,
+    ScriptedModel,
+)
 from tests.graph.contracts import SERVICES_HEAD
 
 CONTRACT = (
@@ -174,28 +177,21 @@ async def test_react_clause_timeout_triggers_fallback(dispatcher: SkillDispatche
 # --------------------------------------------------------------------------------------------
 
 
-class _SlowDispatcher(SkillDispatcher):
+class _SlowDispatcher(RecordingDispatcher):
     """Built-in skills offered as tools; each call sleeps, counting calls in flight."""
 
     def __init__(self, delay: float) -> None:
         super().__init__()
-        for registration in builtin_skills():
-            self.register(registration)
         self.delay = delay
         self.active = 0
         self.peak = 0
-        self.calls = 0
 
-    async def prepare_and_call(
-        self,
-        skill_id: str,
-        clause_id: str,
-        primary_structure: DocumentStructure | None,
-        state: SkillState,
-        *,
-        llm_arguments: Mapping[str, Any] | None = None,
-    ) -> SkillResult:
-        self.calls += 1
+    @property
+    def calls(self) -> int:
+        """Calls made so far."""
+        return len(self.seen)
+
+    async def respond(self, skill_id: str, clause_id: str) -> SkillResult:
         self.active += 1
         self.peak = max(self.peak, self.active)
         try:

@@ -23,16 +23,9 @@ from contract_review.plugins.fidic.checklist import GENERIC_SKILLS
 from contract_review.plugins.registry import clear_plugins, get_baseline_text, get_plugin
 from contract_review.structure_parser import DocumentParserConfig, StructureParser
 from tests.conftest import EXAMPLES
+from tests.conftest import GENERIC_SKILLS as SHIPPED_SKILLS
 
-SKILLS = {
-    "get_clause_context",
-    "resolve_definition",
-    "compare_with_baseline",
-    "cross_reference_check",
-    "extract_financial_terms",
-    "assess_deviation",
-    "search_reference_doc",
-    "load_review_criteria",
+SKILLS = (SHIPPED_SKILLS - {"draft_redline_comment"}) | {
     "fidic_merge_gc_pc",
     "fidic_calculate_time_bar",
     "fidic_check_pc_consistency",

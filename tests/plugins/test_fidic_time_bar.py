@@ -22,15 +22,12 @@ from contract_review.plugins.fidic.skills.time_bar import (
 from contract_review.plugins.registry import (
     BaselinePosition,
     DomainPlugin,
-    clear_plugins,
     get_plugin,
-    list_plugins,
-    register_plugin,
 )
 from contract_review.skills.context import ReviewContext
 from contract_review.skills.dispatcher import SkillDispatcher
 from contract_review.structure_parser import StructureParser
-from tests.conftest import EXAMPLES
+from tests.conftest import EXAMPLES, registered_plugin
 
 PARSER = StructureParser()
 FIDIC = PARSER.parse(
@@ -181,8 +178,7 @@ def test_negated_deemed_approval_is_not_a_consequence() -> None:
 
 @pytest.fixture
 def plugin() -> Iterator[None]:
-    saved = list_plugins()
-    register_plugin(
+    with registered_plugin(
         DomainPlugin(
             domain_id="test_time_bar",
             name="Test",
@@ -195,11 +191,8 @@ def plugin() -> Iterator[None]:
                 )
             ],
         )
-    )
-    yield
-    clear_plugins()
-    for other in saved:
-        register_plugin(other)
+    ):
+        yield
 
 
 @pytest.mark.usefixtures("plugin")

@@ -21,18 +21,9 @@ from contract_review.plugins.generic import (
 )
 from contract_review.plugins.registry import clear_plugins, get_baseline_text, get_plugin
 from contract_review.structure_parser import StructureParser
-from tests.conftest import CUAD, EXAMPLES, REPO
+from tests.conftest import CUAD, EXAMPLES, GENERIC_SKILLS, REPO
 
-SKILLS = {
-    "get_clause_context",
-    "resolve_definition",
-    "compare_with_baseline",
-    "cross_reference_check",
-    "extract_financial_terms",
-    "search_reference_doc",
-    "load_review_criteria",
-    "assess_deviation",
-}
+SKILLS = GENERIC_SKILLS - {"draft_redline_comment"}
 
 
 def _parse(text: str) -> DocumentStructure:

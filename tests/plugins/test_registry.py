@@ -12,18 +12,9 @@ from contract_review.plugins.registry import (
     list_plugins,
     register_plugin,
 )
+from tests.conftest import GENERIC_SKILLS
 
-GENERIC = {
-    "get_clause_context",
-    "resolve_definition",
-    "compare_with_baseline",
-    "cross_reference_check",
-    "extract_financial_terms",
-    "search_reference_doc",
-    "load_review_criteria",
-    "assess_deviation",
-    "draft_redline_comment",
-}
+GENERIC = GENERIC_SKILLS
 FIDIC = {
     "fidic_merge_gc_pc",
     "fidic_calculate_time_bar",

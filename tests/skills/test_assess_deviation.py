@@ -18,10 +18,7 @@ from contract_review.models import (
 from contract_review.plugins.registry import (
     BaselinePosition,
     DomainPlugin,
-    clear_plugins,
     get_plugin,
-    list_plugins,
-    register_plugin,
 )
 from contract_review.skills.context import ReviewContext
 from contract_review.skills.dispatcher import SkillDispatcher
@@ -32,6 +29,7 @@ from contract_review.skills.local.assess_deviation import (
     handle,
 )
 from contract_review.structure_parser import StructureParser
+from tests.conftest import registered_plugin
 from tests.skills.conditions_zh import GC_ZH, PC_ZH
 
 PARSER = StructureParser()
@@ -379,8 +377,7 @@ def test_chinese(our_party: str, expected: dict[str, list[tuple[str, RiskLevel]]
 
 @pytest.fixture
 def plugin() -> Iterator[None]:
-    saved = list_plugins()
-    register_plugin(
+    with registered_plugin(
         DomainPlugin(
             domain_id="test_construction",
             name="Test construction",
@@ -394,11 +391,8 @@ def plugin() -> Iterator[None]:
                 )
             ],
         )
-    )
-    yield
-    clear_plugins()
-    for other in saved:  # plugins registered elsewhere survive the test
-        register_plugin(other)
+    ):
+        yield
 
 
 CLAIMS = PARSER.parse(

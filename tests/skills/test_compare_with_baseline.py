@@ -13,10 +13,7 @@ from contract_review.models import DocumentRole, DocumentStructure, TaskDocument
 from contract_review.plugins.registry import (
     BaselinePosition,
     DomainPlugin,
-    clear_plugins,
     get_plugin,
-    list_plugins,
-    register_plugin,
 )
 from contract_review.skills.context import ReviewContext
 from contract_review.skills.dispatcher import SkillDispatcher
@@ -30,6 +27,7 @@ from contract_review.skills.local.compare_with_baseline import (
     numbers_in,
 )
 from contract_review.structure_parser import StructureParser
+from tests.conftest import registered_plugin
 from tests.skills.conditions_zh import GC_ZH, PC_ZH
 
 PARSER = StructureParser()
@@ -133,8 +131,7 @@ def compare(
 
 @pytest.fixture
 def plugin() -> Iterator[None]:
-    saved = list_plugins()
-    register_plugin(
+    with registered_plugin(
         DomainPlugin(
             domain_id="test_construction",
             name="Test construction",
@@ -153,11 +150,8 @@ def plugin() -> Iterator[None]:
                 ),
             ],
         )
-    )
-    yield
-    clear_plugins()
-    for other in saved:  # plugins registered elsewhere survive the test
-        register_plugin(other)
+    ):
+        yield
 
 
 # --------------------------------------------------------------------------------------------

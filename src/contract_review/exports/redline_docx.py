@@ -45,6 +45,7 @@ from contract_review.intake import read_docx
 from contract_review.models import ActionType, DiffStatus, DocumentDiff, LoadedText, TextBlock
 from contract_review.ooxml import (
     INLINE_WRAPPERS,
+    follow_field_char,
     iter_block_elements,
     iter_cells,
     iter_table_rows,
@@ -72,7 +73,7 @@ _RPR, _TRPR, _T, _DEL_TEXT = _w("rPr"), _w("trPr"), _w("t"), _w("delText")
 _INSTR_TEXT, _DEL_INSTR_TEXT = _w("instrText"), _w("delInstrText")
 _TAB, _PTAB, _BR, _CR = _w("tab"), _w("ptab"), _w("br"), _w("cr")
 _NO_BREAK_HYPHEN, _SYM, _CHAR = _w("noBreakHyphen"), _w("sym"), _w("char")
-_FLD_CHAR, _FLD_CHAR_TYPE = _w("fldChar"), _w("fldCharType")
+_FLD_CHAR = _w("fldChar")
 _RUBY, _RUBY_BASE = _w("ruby"), _w("rubyBase")
 _INS, _DEL, _MOVE_FROM, _MOVE_TO = _w("ins"), _w("del"), _w("moveFrom"), _w("moveTo")
 _HYPERLINK, _SDT, _SDT_CONTENT = _w("hyperlink"), _w("sdt"), _w("sdtContent")
@@ -213,13 +214,7 @@ def _walk_run(run: etree._Element, walk: _Walk, *, editable: bool) -> None:
         if tag == _RPR:
             continue
         if tag == _FLD_CHAR:
-            kind = child.get(_FLD_CHAR_TYPE)
-            if kind == "begin":
-                walk.fields.append(True)
-            elif kind == "separate" and walk.fields:
-                walk.fields[-1] = False
-            elif kind == "end" and walk.fields:
-                walk.fields.pop()
+            follow_field_char(child, walk.fields)
         elif True in walk.fields:
             continue
         elif tag == _T:

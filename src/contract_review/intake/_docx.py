@@ -52,6 +52,7 @@ from contract_review.models import DocumentFormat, HiddenTextSpan, LoadedText, T
 from contract_review.ooxml import (
     INLINE_WRAPPERS,
     choose_alternate,
+    follow_field_char,
     iter_block_elements,
     iter_cells,
     iter_table_rows,
@@ -74,7 +75,7 @@ _SDT, _SDT_CONTENT, _CUSTOM_XML = _w("sdt"), _w("sdtContent"), _w("customXml")
 _DEL, _MOVE_FROM = _w("del"), _w("moveFrom")
 _T, _TAB, _PTAB, _BR, _CR = _w("t"), _w("tab"), _w("ptab"), _w("br"), _w("cr")
 _NO_BREAK_HYPHEN, _SYM, _CHAR = _w("noBreakHyphen"), _w("sym"), _w("char")
-_FLD_CHAR, _FLD_CHAR_TYPE = _w("fldChar"), _w("fldCharType")
+_FLD_CHAR = _w("fldChar")
 _RUBY, _RUBY_BASE = _w("ruby"), _w("rubyBase")
 _DRAWING, _PICT, _OBJECT = _w("drawing"), _w("pict"), _w("object")
 _TXBX_CONTENT = _w("txbxContent")
@@ -712,13 +713,7 @@ class _DocxReader:
                 if rpr is not None:
                     continue
             if tag == _FLD_CHAR:
-                kind = child.get(_FLD_CHAR_TYPE)
-                if kind == "begin":
-                    state.fields.append(True)
-                elif kind == "separate" and state.fields:
-                    state.fields[-1] = False
-                elif kind == "end" and state.fields:
-                    state.fields.pop()
+                follow_field_char(child, state.fields)
             elif True in state.fields:
                 continue  # field code between "begin" and "separate": not displayed
             elif tag == _T:

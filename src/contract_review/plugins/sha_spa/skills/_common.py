@@ -6,7 +6,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Literal, Protocol, TypeVar
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
@@ -92,6 +92,26 @@ class Gap(BaseModel):
     def key(self) -> str:
         """'code' or 'code:topic'."""
         return f"{self.code}:{self.topic}" if self.topic else self.code
+
+
+class ScopedOutput(BaseModel):
+    """What the output of every sha_spa skill starts with: where, for whom, and the gaps."""
+
+    clause_id: str = Field(description="Clause analysed (or where the document scan began).")
+    scope: Scope = Field(description="Scope analysed.")
+    our_party: str = Field(description="Party we act for.")
+    our_roles: list[str] = Field(description="Canonical roles of our party ('buyer'...).")
+    gaps: list[Gap] = Field(description="Issues from our party's side, coded.")
+
+
+def scoped_output(inp: ScopedInput, roles: PartyRoles) -> dict[str, Any]:
+    """The `ScopedOutput` fields of an answer to `inp` (gaps excepted)."""
+    return {
+        "clause_id": inp.clause_id,
+        "scope": inp.scope,
+        "our_party": roles.our_party,
+        "our_roles": list(roles.our_roles),
+    }
 
 
 @dataclass(frozen=True)
@@ -256,14 +276,10 @@ def own_text(node: ClauseNode) -> str:
     return node.text[: node.children[0].start_offset - node.start_offset]
 
 
-class _HasGaps(Protocol):
-    gaps: list[Gap]
-
-
 def gap_rule(skill_id: str) -> RiskRule:
     """The risk rule of a sha_spa skill: each gap is a risk of its severity on its evidence."""
 
-    def risk_rule(risk: RiskFactory, out: _HasGaps) -> list[RiskPoint]:
+    def risk_rule(risk: RiskFactory, out: ScopedOutput) -> list[RiskPoint]:
         return [
             risk.risk(
                 skill_id,

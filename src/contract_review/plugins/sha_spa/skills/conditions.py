@@ -25,6 +25,7 @@ from ._common import (
     Quote,
     Scope,
     ScopedInput,
+    ScopedOutput,
     Sentence,
     SideOrNone,
     financial,
@@ -32,6 +33,7 @@ from ._common import (
     our_party_of,
     own_text,
     roles_for,
+    scoped_output,
     scoped_preparer,
     sides_in,
     units,
@@ -96,20 +98,15 @@ class TerminationRight(BaseModel):
     holders: list[SideOrNone] = Field(description="Who may terminate.")
 
 
-class ConditionsOutput(BaseModel):
+class ConditionsOutput(ScopedOutput):
     """Output of spa_extract_conditions."""
 
-    clause_id: str = Field(description="Clause analysed (or where the document scan began).")
-    scope: Scope = Field(description="Scope analysed.")
-    our_party: str = Field(description="Party we act for.")
-    our_roles: list[str] = Field(description="Canonical roles of our party ('buyer'...).")
     conditions: list[Condition] = Field(description="Conditions precedent, in order.")
     waivers: list[Waiver] = Field(description="Waiver provisions.")
     long_stop: LongStop | None = Field(description="The long-stop date, if found.")
     termination_rights: list[TerminationRight] = Field(
         description="Rights to terminate if conditions are unmet."
     )
-    gaps: list[Gap] = Field(description="Issues from our party's side, coded.")
 
 
 DESCRIPTION = (
@@ -122,10 +119,6 @@ DESCRIPTION = (
     "no_mac_condition. Call it on the conditions clause, or with scope='document'. Arguments: "
     "clause_id, scope ('clause' or 'document'), our_party (optional)."
 )
-
-
-prepare_input = scoped_preparer(ConditionsInput)
-"""Input for a clause of the primary document."""
 
 
 _I = re.IGNORECASE
@@ -317,10 +310,7 @@ def handle(inp: ConditionsInput) -> ConditionsOutput:
                 )
     gaps = _gaps(inp.scope, roles, conditions, long_stop, terminations)
     return ConditionsOutput(
-        clause_id=inp.clause_id,
-        scope=inp.scope,
-        our_party=roles.our_party,
-        our_roles=list(roles.our_roles),
+        **scoped_output(inp, roles),
         conditions=conditions,
         waivers=waivers,
         long_stop=long_stop,
@@ -417,6 +407,9 @@ def _gaps(
             )
     return gaps
 
+
+prepare_input = scoped_preparer(ConditionsInput)
+"""Input for a clause of the primary document."""
 
 REGISTRATION = SkillRegistration(
     skill_id=SKILL_ID,

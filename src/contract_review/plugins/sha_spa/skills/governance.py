@@ -26,6 +26,7 @@ from ._common import (
     Quote,
     Scope,
     ScopedInput,
+    ScopedOutput,
     Sentence,
     SideOrNone,
     financial,
@@ -34,6 +35,7 @@ from ._common import (
     our_party_of,
     own_text,
     roles_for,
+    scoped_output,
     scoped_preparer,
     sides_in,
     units,
@@ -82,18 +84,13 @@ class Right(BaseModel):
     detail: str | None = Field(None, description="Casting vote, good/bad leaver... as written.")
 
 
-class GovernanceOutput(BaseModel):
+class GovernanceOutput(ScopedOutput):
     """Output of sha_governance_check."""
 
-    clause_id: str = Field(description="Clause analysed.")
-    scope: Scope = Field(description="Scope analysed.")
-    our_party: str = Field(description="Party we act for.")
-    our_roles: list[str] = Field(description="Canonical roles of our party.")
     board_size: int | None = Field(description="Number of directors, if stated.")
     appointments: list[Appointment] = Field(description="Board appointment rights.")
     reserved_matters: list[ReservedMatters] = Field(description="Vetoes and reserved matters.")
     rights: list[Right] = Field(description="Other governance and transfer rights.")
-    gaps: list[Gap] = Field(description="Imbalances against our party, coded.")
 
 
 DESCRIPTION = (
@@ -107,10 +104,6 @@ DESCRIPTION = (
     "lock_up_binds_only_us, no_founder_lock_up, no_leaver_terms. Arguments: clause_id, scope "
     "('clause' or 'document'), our_party (optional)."
 )
-
-
-prepare_input = scoped_preparer(GovernanceInput)
-"""Input for a clause of the primary document."""
 
 
 _I = re.IGNORECASE
@@ -291,10 +284,7 @@ def handle(inp: GovernanceInput) -> GovernanceOutput:
         }.values()
     )[::-1]
     return GovernanceOutput(
-        clause_id=inp.clause_id,
-        scope=inp.scope,
-        our_party=roles.our_party,
-        our_roles=list(roles.our_roles),
+        **scoped_output(inp, roles),
         board_size=board_size,
         appointments=appointments,
         reserved_matters=reserved,
@@ -494,6 +484,9 @@ def _gaps(
             )
     return gaps
 
+
+prepare_input = scoped_preparer(GovernanceInput)
+"""Input for a clause of the primary document."""
 
 REGISTRATION = SkillRegistration(
     skill_id=SKILL_ID,

@@ -23,11 +23,13 @@ from ._common import (
     Quote,
     Scope,
     ScopedInput,
+    ScopedOutput,
     financial,
     gap_rule,
     months_of,
     our_party_of,
     roles_for,
+    scoped_output,
     scoped_preparer,
     units,
 )
@@ -107,13 +109,9 @@ class SpecificIndemnity(BaseModel):
     within_cap: bool = Field(description="Whether it counts towards the general cap.")
 
 
-class IndemnityOutput(BaseModel):
+class IndemnityOutput(ScopedOutput):
     """Output of spa_indemnity_analysis."""
 
-    clause_id: str = Field(description="Clause analysed.")
-    scope: Scope = Field(description="Scope analysed.")
-    our_party: str = Field(description="Party we act for.")
-    our_roles: list[str] = Field(description="Canonical roles of our party.")
     purchase_price: float | None = Field(description="Price used for percentages.")
     caps: list[Cap] = Field(description="Caps on liability.")
     basket: Basket | None = Field(description="The basket, if any.")
@@ -124,7 +122,6 @@ class IndemnityOutput(BaseModel):
     fraud_carve_out: bool = Field(description="Whether limitations fall away for fraud.")
     known_litigation: list[str] = Field(description="Named litigation defined in the contract.")
     market_standards: dict[str, Any] = Field(description="The standards compared against.")
-    gaps: list[Gap] = Field(description="Issues from our party's side, coded.")
 
 
 DESCRIPTION = (
@@ -138,10 +135,6 @@ DESCRIPTION = (
     "no_fraud_carve_out; for a seller cap_above_market, long_claims_period, tipping_basket, "
     "no_cap. Arguments: clause_id, scope, our_party, purchase_price (optional)."
 )
-
-
-prepare_input = scoped_preparer(IndemnityInput)
-"""Input for a clause of the primary document."""
 
 
 _I = re.IGNORECASE
@@ -285,10 +278,7 @@ def handle(inp: IndemnityInput) -> IndemnityOutput:
         inp.scope, caps, basket, limits, specifics, known, fraud
     )
     return IndemnityOutput(
-        clause_id=inp.clause_id,
-        scope=inp.scope,
-        our_party=roles.our_party,
-        our_roles=list(roles.our_roles),
+        **scoped_output(inp, roles),
         purchase_price=price,
         caps=caps,
         basket=basket,
@@ -494,6 +484,9 @@ def _seller_gaps(
         gaps.append(_gap("no_cap", "high", "No cap on the seller's liability was found."))
     return gaps
 
+
+prepare_input = scoped_preparer(IndemnityInput)
+"""Input for a clause of the primary document."""
 
 REGISTRATION = SkillRegistration(
     skill_id=SKILL_ID,

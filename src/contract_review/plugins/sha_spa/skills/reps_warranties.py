@@ -24,10 +24,12 @@ from ._common import (
     Quote,
     Scope,
     ScopedInput,
+    ScopedOutput,
     gap_rule,
     our_party_of,
     own_text,
     roles_for,
+    scoped_output,
     scoped_preparer,
     units,
 )
@@ -60,13 +62,9 @@ class Warranty(BaseModel):
     )
 
 
-class WarrantiesOutput(BaseModel):
+class WarrantiesOutput(ScopedOutput):
     """Output of spa_extract_reps_warranties."""
 
-    clause_id: str = Field(description="Clause analysed.")
-    scope: Scope = Field(description="Scope analysed.")
-    our_party: str = Field(description="Party we act for.")
-    our_roles: list[str] = Field(description="Canonical roles of our party.")
     warranties: list[Warranty] = Field(description="Warranties found, in order.")
     topics: list[str] = Field(description="Distinct topics covered.")
     disclosure: list[Quote] = Field(description="General disclosure qualifications.")
@@ -74,7 +72,6 @@ class WarrantiesOutput(BaseModel):
         description="True if repeated at completion, False if expressly not, None if silent."
     )
     repetition_text: Quote | None = Field(None, description="The repetition sentence, if any.")
-    gaps: list[Gap] = Field(description="Issues from our party's side, coded.")
 
 
 DESCRIPTION = (
@@ -88,10 +85,6 @@ DESCRIPTION = (
     "missing_core_warranty (topic), broad_general_disclosure, warranties_repeated_at_completion. "
     "Arguments: clause_id, scope ('clause' or 'document'), our_party (optional)."
 )
-
-
-prepare_input = scoped_preparer(WarrantiesInput)
-"""Input for a clause of the primary document."""
 
 
 _I = re.IGNORECASE
@@ -242,10 +235,7 @@ def handle(inp: WarrantiesInput) -> WarrantiesOutput:
         else _buyer_gaps(inp.scope, warranties, topics, repeated, repetition, broad)
     )
     return WarrantiesOutput(
-        clause_id=inp.clause_id,
-        scope=inp.scope,
-        our_party=roles.our_party,
-        our_roles=list(roles.our_roles),
+        **scoped_output(inp, roles),
         warranties=warranties,
         topics=topics,
         disclosure=disclosure,
@@ -359,6 +349,9 @@ def _seller_gaps(
         )
     return gaps
 
+
+prepare_input = scoped_preparer(WarrantiesInput)
+"""Input for a clause of the primary document."""
 
 REGISTRATION = SkillRegistration(
     skill_id=SKILL_ID,
