@@ -16,6 +16,7 @@ from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
 from contract_review.config import get_settings
+from contract_review.models import DocumentStructure
 from contract_review.plugins.registry import (
     DomainPlugin,
     clear_plugins,
@@ -42,6 +43,13 @@ GENERIC_SKILLS = frozenset(
     }
 )
 """The generic skills the engine ships (the design names them)."""
+
+
+def example_structure(relative: str) -> DocumentStructure:
+    """The clause structure of a bundled example (`examples/<relative>`)."""
+    from contract_review.structure_parser import StructureParser
+
+    return StructureParser().parse((EXAMPLES / relative).read_text(encoding="utf-8"))
 
 
 def cuad_records() -> list[dict[str, Any]]:

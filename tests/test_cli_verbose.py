@@ -32,6 +32,23 @@ def _tokens(clause_id: str, n: int) -> list[ReviewEvent]:
     return [ReviewEvent(type=EventType.LLM_TOKEN, clause_id=clause_id, text="x") for _ in range(n)]
 
 
+def _tool_call(
+    call_id: str, tool: str, arguments: dict[str, object], ok: bool, result: str
+) -> list[ReviewEvent]:
+    """The start and end events of one tool call on clause 4.1."""
+    common = {"clause_id": "4.1", "tool": tool, "call_id": call_id}
+    return [
+        ReviewEvent(type=EventType.TOOL_START, arguments=arguments, **common),
+        ReviewEvent(type=EventType.TOOL_END, ok=ok, text=result, **common),
+    ]
+
+
+def _clause_done(clause_id: str, mode: str, reason: str, *, risks: int, diffs: int) -> ReviewEvent:
+    """The event of a finished clause."""
+    data = {"key": clause_id, "mode": mode, "reason": reason, "risks": risks, "diffs": diffs}
+    return ReviewEvent(type=EventType.CLAUSE_DONE, clause_id=clause_id, data=data)
+
+
 def _run() -> list[ReviewEvent]:
     """A review's events: top-level nodes, a clause with tools and tokens, a fallback clause."""
     return [
@@ -40,35 +57,19 @@ def _run() -> list[ReviewEvent]:
         ReviewEvent(type=EventType.NODE_START, node="clause_review", clause_id="4.1"),
         ReviewEvent(type=EventType.NODE_START, node="clause_analyze", clause_id="4.1"),
         *_tokens("4.1", 5),
-        ReviewEvent(
-            type=EventType.TOOL_START,
-            clause_id="4.1",
-            tool="get_clause_context",
-            call_id="c1",
-            arguments={"clause_id": "4.1"},
+        *_tool_call(
+            "c1",
+            "get_clause_context",
+            {"clause_id": "4.1"},
+            True,
+            '{"clause_id": "4.1", "title": "Payment"}',
         ),
-        ReviewEvent(
-            type=EventType.TOOL_END,
-            clause_id="4.1",
-            tool="get_clause_context",
-            call_id="c1",
-            ok=True,
-            text='{"clause_id": "4.1", "title": "Payment"}',
-        ),
-        ReviewEvent(
-            type=EventType.TOOL_START,
-            clause_id="4.1",
-            tool="extract_financial_terms",
-            call_id="c2",
-            arguments={"limit": 3},
-        ),
-        ReviewEvent(
-            type=EventType.TOOL_END,
-            clause_id="4.1",
-            tool="extract_financial_terms",
-            call_id="c2",
-            ok=False,
-            text="unknown tool 'extract_financial_terms'",
+        *_tool_call(
+            "c2",
+            "extract_financial_terms",
+            {"limit": 3},
+            False,
+            "unknown tool 'extract_financial_terms'",
         ),
         *_tokens("4.1", 7),
         ReviewEvent(type=EventType.NODE_END, node="clause_analyze", clause_id="4.1"),
@@ -83,22 +84,8 @@ def _run() -> list[ReviewEvent]:
                 "proposed_text": "within 30 days",
             },
         ),
-        ReviewEvent(
-            type=EventType.CLAUSE_DONE,
-            clause_id="4.1",
-            data={"key": "4.1", "mode": "llm", "reason": "", "risks": 2, "diffs": 1},
-        ),
-        ReviewEvent(
-            type=EventType.CLAUSE_DONE,
-            clause_id="7",
-            data={
-                "key": "7",
-                "mode": "deterministic",
-                "reason": "LLM agent timed out after 30 s",
-                "risks": 1,
-                "diffs": 0,
-            },
-        ),
+        _clause_done("4.1", "llm", "", risks=2, diffs=1),
+        _clause_done("7", "deterministic", "LLM agent timed out after 30 s", risks=1, diffs=0),
         ReviewEvent(type=EventType.NODE_END, node="clause_review"),
         ReviewEvent(type=EventType.INTERRUPT, data={"diffs": 2}),
     ]

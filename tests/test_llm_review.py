@@ -69,6 +69,12 @@ PURCHASE_ZH = """采购合同
 CLI = Path(sys.executable).with_name("contract-review")
 
 
+def _review_cli(contract: Path, out: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """`contract-review review` of `contract` for the Supplier, all redlines approved."""
+    args = ["review", str(contract), "--party", "Supplier", "--approve", "all", "--out", str(out)]
+    return _run_cli(args, env)
+
+
 def _contract(
     tmp_path: Path, template: str = SUPPLY, injection: str = "", name: str = "c.txt"
 ) -> Path:
@@ -153,8 +159,9 @@ def test_cli_review_uses_the_llm_named_by_the_environment(tmp_path: Path) -> Non
     contract = _contract(tmp_path)
     out = tmp_path / "out"
     with FakeLLM(responder=stand_in_responder) as fake:
-        done = _run_cli(
-            ["review", str(contract), "--party", "Supplier", "--approve", "all", "--out", str(out)],
+        done = _review_cli(
+            contract,
+            out,
             {
                 "LLM_BASE_URL": fake.base_url,
                 "LLM_API_KEY": "sk-test-123",
@@ -188,8 +195,9 @@ def test_use_react_agent_false_keeps_the_review_deterministic(tmp_path: Path) ->
     contract = _contract(tmp_path)
     out = tmp_path / "out"
     with FakeLLM(responder=stand_in_responder) as fake:
-        done = _run_cli(
-            ["review", str(contract), "--party", "Supplier", "--approve", "all", "--out", str(out)],
+        done = _review_cli(
+            contract,
+            out,
             {
                 "LLM_BASE_URL": fake.base_url,
                 "USE_REACT_AGENT": "false",

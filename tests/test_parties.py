@@ -14,14 +14,10 @@ from contract_review.parties import (
     role_key,
 )
 from contract_review.structure_parser import StructureParser
-from tests.conftest import EXAMPLES
+from tests.conftest import EXAMPLES, example_structure
 
-FIDIC = StructureParser().parse(
-    (EXAMPLES / "fidic" / "particular_conditions_en.txt").read_text(encoding="utf-8")
-)
-CN = StructureParser().parse(
-    (EXAMPLES / "cn" / "construction_contract_zh.txt").read_text(encoding="utf-8")
-)
+FIDIC = example_structure("fidic/particular_conditions_en.txt")
+CN = example_structure("cn/construction_contract_zh.txt")
 SUPPLY = StructureParser().parse(
     (EXAMPLES / "generic" / "supply_agreement_en.txt").read_text(encoding="utf-8")
 )
@@ -132,41 +128,39 @@ def test_unknown_party_is_unresolved() -> None:
     assert not party_roles(FIDIC, "").resolved
 
 
-def test_actions_english() -> None:
-    roles = party_roles(FIDIC, "Contractor")
-    cases = {
-        "The Contractor shall give notice within 28 days.": [("us", "obligation")],
-        "The Employer may terminate the Contract.": [("them", "right")],
-        "The Contractor shall be entitled to an extension of time.": [("us", "right")],
-        "The Contractor shall not be entitled to any extension.": [("us", "denial")],
-        "The Employer shall not be liable for any delay.": [("them", "exempt")],
-        "The Contractor shall bear the cost.": [("us", "bears")],
-        "All work is carried out at the Contractor's own risk.": [("us", "bears")],
-        "The Contractor, at its own cost, shall promptly repair it.": [("us", "obligation")],
-        "Each Party shall keep the terms confidential.": [("both", "obligation")],
-        "The total liability of the Contractor shall not exceed USD 1.": [],
-        "The Contractor's Personnel shall wear helmets.": [],
-    }
-    for sentence, expected in cases.items():
-        got = [(a.side, a.kind) for a in party_actions(sentence, roles)]
-        assert got == expected, sentence
+_ACTIONS_EN = {
+    "The Contractor shall give notice within 28 days.": [("us", "obligation")],
+    "The Employer may terminate the Contract.": [("them", "right")],
+    "The Contractor shall be entitled to an extension of time.": [("us", "right")],
+    "The Contractor shall not be entitled to any extension.": [("us", "denial")],
+    "The Employer shall not be liable for any delay.": [("them", "exempt")],
+    "The Contractor shall bear the cost.": [("us", "bears")],
+    "All work is carried out at the Contractor's own risk.": [("us", "bears")],
+    "The Contractor, at its own cost, shall promptly repair it.": [("us", "obligation")],
+    "Each Party shall keep the terms confidential.": [("both", "obligation")],
+    "The total liability of the Contractor shall not exceed USD 1.": [],
+    "The Contractor's Personnel shall wear helmets.": [],
+}
+_ACTIONS_ZH = {
+    "承包人应在28天内提交索赔报告。": [("us", "obligation")],
+    "因不可抗力导致的费用增加由承包人承担。": [("us", "bears")],
+    "发包人有权扣留质量保证金。": [("them", "right")],
+    "甲方不承担逾期付款的利息。": [("them", "exempt")],
+    "乙方无权要求顺延工期。": [("us", "denial")],
+    "双方应友好协商。": [("both", "obligation")],
+    "发包人的代表应到场。": [],
+    "因不可抗力影响的一方可以解除合同。": [],
+}
 
 
-def test_actions_chinese() -> None:
-    roles = party_roles(CN, "承包人")
-    cases = {
-        "承包人应在28天内提交索赔报告。": [("us", "obligation")],
-        "因不可抗力导致的费用增加由承包人承担。": [("us", "bears")],
-        "发包人有权扣留质量保证金。": [("them", "right")],
-        "甲方不承担逾期付款的利息。": [("them", "exempt")],
-        "乙方无权要求顺延工期。": [("us", "denial")],
-        "双方应友好协商。": [("both", "obligation")],
-        "发包人的代表应到场。": [],
-        "因不可抗力影响的一方可以解除合同。": [],
-    }
-    for sentence, expected in cases.items():
-        got = [(a.side, a.kind) for a in party_actions(sentence, roles)]
-        assert got == expected, sentence
+@pytest.mark.parametrize(
+    ("sentence", "expected", "chinese"),
+    [(k, v, False) for k, v in _ACTIONS_EN.items()]
+    + [(k, v, True) for k, v in _ACTIONS_ZH.items()],
+)
+def test_actions(sentence: str, expected: list[tuple[str, str]], chinese: bool) -> None:
+    roles = party_roles(CN, "承包人") if chinese else party_roles(FIDIC, "Contractor")
+    assert [(a.side, a.kind) for a in party_actions(sentence, roles)] == expected
 
 
 def test_obligor_of() -> None:

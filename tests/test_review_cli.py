@@ -19,6 +19,13 @@ from tests.conftest import EXAMPLES
 runner = CliRunner()
 
 
+FIDIC = EXAMPLES / "fidic"
+CONTRACTOR = ("--domain", "fidic", "--party", "Contractor")
+"""A FIDIC review for the Contractor."""
+AUTO = ("--approve", "all")
+"""Every redline approved."""
+
+
 def _review_cli(file: object, out: Path, *options: str) -> Result:
     """`contract-review review FILE OPTIONS --out OUT` through the CLI runner."""
     return runner.invoke(app, ["review", str(file), *options, "--out", str(out)])
@@ -31,16 +38,7 @@ def _state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_review_writes_the_four_outputs(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    result = _review_cli(
-        str(EXAMPLES / "fidic" / "particular_conditions_en.txt"),
-        out,
-        "--domain",
-        "fidic",
-        "--party",
-        "Contractor",
-        "--approve",
-        "all",
-    )
+    result = _review_cli(FIDIC / "particular_conditions_en.txt", out, *CONTRACTOR, *AUTO)
     assert result.exit_code == 0, result.output
     for name in ("redline.docx", "report.html", "report.md", "findings.json"):
         assert (out / name).is_file(), name
@@ -181,12 +179,7 @@ def test_review_with_postgres_checkpoints(tmp_path: Path, monkeypatch: pytest.Mo
     monkeypatch.setenv("POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
     out = tmp_path / "out"
     result = _review_cli(
-        str(EXAMPLES / "generic" / "supply_agreement_en.txt"),
-        out,
-        "--party",
-        "Buyer",
-        "--approve",
-        "all",
+        EXAMPLES / "generic" / "supply_agreement_en.txt", out, "--party", "Buyer", *AUTO
     )
     assert result.exit_code == 0, result.output
     review = ReviewResult.model_validate_json((out / "findings.json").read_text(encoding="utf-8"))
@@ -211,9 +204,7 @@ def test_review_of_a_word_file_redlines_the_original(tmp_path: Path) -> None:
     )
     doc.save(str(source))
     out = tmp_path / "out"
-    result = _review_cli(
-        str(source), out, "--domain", "fidic", "--party", "Contractor", "--approve", "all"
-    )
+    result = _review_cli(source, out, *CONTRACTOR, *AUTO)
     assert result.exit_code == 0, result.output
     review = ReviewResult.model_validate_json((out / "findings.json").read_text(encoding="utf-8"))
     approved = [d for c in review.clauses for d in c.findings.diffs if d.status.value == "approved"]

@@ -12,12 +12,9 @@ from icalendar import Calendar
 from contract_review.errors import InputError
 from contract_review.exports.timebars import CSV_COLUMNS, write_timebars
 from contract_review.plugins.fidic.skills.time_bar import time_bars_for_document
-from contract_review.structure_parser import StructureParser
-from tests.conftest import EXAMPLES
+from tests.conftest import example_structure
 
-FIDIC = StructureParser().parse(
-    (EXAMPLES / "fidic" / "particular_conditions_en.txt").read_text(encoding="utf-8")
-)
+FIDIC = example_structure("fidic/particular_conditions_en.txt")
 
 
 def test_ics_events(tmp_path: Path) -> None:
@@ -58,9 +55,7 @@ def test_ics_events(tmp_path: Path) -> None:
 
 
 def test_csv_round_trip(tmp_path: Path) -> None:
-    zh = StructureParser().parse(
-        (EXAMPLES / "cn" / "construction_contract_zh.txt").read_text(encoding="utf-8")
-    )
+    zh = example_structure("cn/construction_contract_zh.txt")
     bars = time_bars_for_document(zh, our_party="乙方")
     out = tmp_path / "deadlines.csv"
     n = write_timebars(bars, out, start_date=date(2025, 1, 1))

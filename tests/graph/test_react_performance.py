@@ -343,6 +343,18 @@ async def test_clauses_reviewed_concurrently_up_to_max_concurrency(
 # --------------------------------------------------------------------------------------------
 
 
+async def _payment_clause(answer: str, dispatcher: SkillDispatcher) -> ClauseFindings:
+    """The findings on clause 2 (payment) when the model gives `answer` and the rules run
+    extract_financial_terms."""
+    result = await _review(
+        _answer(answer),
+        _settings(),
+        dispatcher,
+        checklist=[_item("2", ["extract_financial_terms"])],
+    )
+    return _findings(result)["2"]
+
+
 @pytest.mark.asyncio
 async def test_llm_risks_are_checked_and_merged(dispatcher: SkillDispatcher) -> None:
     answer = """[
@@ -357,13 +369,7 @@ async def test_llm_risks_are_checked_and_merged(dispatcher: SkillDispatcher) -> 
       {"risk_level": "low", "risk_type": "retention", "description": "Retention, lower.",
        "original_text": "10% of each payment"}
     ]"""
-    result = await _review(
-        _answer(answer),
-        _settings(),
-        dispatcher,
-        checklist=[_item("2", ["extract_financial_terms"])],
-    )
-    finding = _findings(result)["2"]
+    finding = await _payment_clause(answer, dispatcher)
     assert finding.analysis_mode == "llm"
     assert finding.mode_reason == ""
     info = finding.agent
@@ -407,13 +413,7 @@ async def test_llm_risk_above_the_rule_level_on_its_quote_is_kept(
         '[{"risk_level": "high", "risk_type": "retention", "description": "Retention far too '
         'high.", "original_text": "retention of 10%"}]'
     )
-    result = await _review(
-        _answer(answer),
-        _settings(),
-        dispatcher,
-        checklist=[_item("2", ["extract_financial_terms"])],
-    )
-    finding = _findings(result)["2"]
+    finding = await _payment_clause(answer, dispatcher)
     assert [(r.risk_type, r.risk_level) for r in finding.risks] == [
         ("retention", RiskLevel.HIGH),
         ("retention above market", RiskLevel.MEDIUM),

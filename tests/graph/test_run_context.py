@@ -130,16 +130,10 @@ async def test_a_domain_plugin_contributes_its_hooks(tmp_path: Path, marking_plu
 
     from contract_review.graph.prompts import build_react_agent_messages
 
-    messages = build_react_agent_messages(
-        language="en",
-        our_party="Buyer",
-        clause_id="1",
-        clause_name="",
-        description="",
-        priority="high",
-        clause_text="text",
-        domain_id=marking_plugin,
-    )
+    prompt: dict[str, Any] = {"language": "en", "our_party": "Buyer", "clause_id": "1"}
+    prompt |= {"clause_name": ""}
+    prompt |= {"description": "", "priority": "high", "clause_text": "text"}
+    messages = build_react_agent_messages(**prompt, domain_id=marking_plugin)
     assert "MARKING DOMAIN HINT" in messages[0]["content"]
 
 

@@ -19,12 +19,11 @@ from contract_review.plugins.fidic.skills.merge_gc_pc import (
 from contract_review.skills.context import ReviewContext
 from contract_review.skills.dispatcher import SkillDispatcher
 from contract_review.structure_parser import StructureParser
+from tests.conftest import example_structure
 
 ROOT = Path(__file__).resolve().parents[2]
 GC = StructureParser().parse((ROOT / "examples/fidic/general_conditions_en.txt").read_text())
-PC = StructureParser().parse(
-    (ROOT / "examples/fidic/particular_conditions_amending_en.txt").read_text()
-)
+PC = example_structure("fidic/particular_conditions_amending_en.txt")
 
 ZH_GC = StructureParser().parse(
     """通用条件（示例，虚构文本）

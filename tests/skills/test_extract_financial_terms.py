@@ -17,15 +17,10 @@ from contract_review.skills.local.extract_financial_terms import (
     FinancialTermsOutput,
     handle,
 )
-from contract_review.structure_parser import StructureParser
-from tests.conftest import EXAMPLES
+from tests.conftest import example_structure
 
-FIDIC = StructureParser().parse(
-    (EXAMPLES / "fidic" / "particular_conditions_en.txt").read_text(encoding="utf-8")
-)
-CN = StructureParser().parse(
-    (EXAMPLES / "cn" / "construction_contract_zh.txt").read_text(encoding="utf-8")
-)
+FIDIC = example_structure("fidic/particular_conditions_en.txt")
+CN = example_structure("cn/construction_contract_zh.txt")
 
 
 def check_quotes(out: FinancialTermsOutput, text: str) -> None:
