@@ -131,8 +131,11 @@ def _our_side(options: ReviewOptions, docs: list[TaskDocument]) -> OurSide:
     contract first; a merged document has no preamble, so its sources are asked too)."""
     order = (DocumentRole.PRIMARY, DocumentRole.SUPPLEMENT, DocumentRole.BASELINE)
     structures = [d.structure for role in order for d in docs if d.role is role and d.structure]
-    named = next((s for s in structures if find_parties(s)), structures[0] if structures else None)
-    return resolve_party(named, options.party)
+    for structure in structures:
+        parties = find_parties(structure)
+        if parties:
+            return resolve_party(structure, options.party, parties)
+    return resolve_party(structures[0] if structures else None, options.party, [])
 
 
 def _run_context(
@@ -140,11 +143,11 @@ def _run_context(
     docs: list[TaskDocument],
     settings: Settings,
     dispatcher: SkillDispatcher,
+    side: OurSide,
 ) -> RunContext:
     """The run context of a task: built once per run, from its manifest and documents."""
     options = manifest.options
     plugin = require_plugin(options.domain)
-    side = _our_side(options, docs)
     facts = ReviewContext(
         task_id=manifest.task_id,
         our_party=side.our_party,
@@ -199,14 +202,14 @@ async def start_review(
     is true; `on_event` then also sees tool calls, and model tokens with `stream_tokens`."""
     settings = settings or get_settings()
     docs = _documents(options)
-    _our_side(options, docs)  # a party that is none of the contract's stops here, before any task
+    side = _our_side(options, docs)  # no party, or none of the contract's: stop before any task
     task_id = datetime.now(UTC).strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
     manifest = TaskManifest(
         task_id=task_id, created_at=datetime.now(UTC).isoformat(), options=options
     )
     save_manifest(manifest, settings)
     state = _initial_state(manifest, docs)
-    return await _run(manifest, docs, state, settings, ask, progress, on_event, stream_tokens)
+    return await _run(manifest, docs, side, state, settings, ask, progress, on_event, stream_tokens)
 
 
 async def resume_review(
@@ -222,12 +225,14 @@ async def resume_review(
     settings = settings or get_settings()
     manifest = load_manifest(task_id, settings)
     docs = _documents(manifest.options)
-    return await _run(manifest, docs, None, settings, ask, progress, on_event, stream_tokens)
+    side = _our_side(manifest.options, docs)
+    return await _run(manifest, docs, side, None, settings, ask, progress, on_event, stream_tokens)
 
 
 async def _run(
     manifest: TaskManifest,
     docs: list[TaskDocument],
+    side: OurSide,
     state: dict[str, Any] | None,
     settings: Settings,
     ask: AskFn | None,
@@ -258,7 +263,7 @@ async def _run(
 
             stack.callback(record_usage)
         dispatcher = create_dispatcher(settings)
-        run = _run_context(manifest, docs, settings, dispatcher)
+        run = _run_context(manifest, docs, settings, dispatcher, side)
         graph = build_review_graph(
             checkpointer=saver,
             interrupt_before=[],
