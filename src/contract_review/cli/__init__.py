@@ -20,10 +20,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextC
 
 from contract_review.errors import InputError, LLMError
 
-from ._render import EventPrinter, render_checklist, render_skills, render_tree
+from ._render import EventPrinter, render_checklist, render_playbook, render_skills, render_tree
 
 if TYPE_CHECKING:
     from contract_review.parties import Party
+    from contract_review.playbook import Playbook
     from contract_review.structure_parser import DocumentParserConfig
     from contract_review.tasks import TaskManifest
 
@@ -205,6 +206,81 @@ def skills_run(
         if not result.success:
             raise InputError(f"{skill}: {result.error}")
     sys.stdout.write(json.dumps(result.data, ensure_ascii=False, indent=2) + "\n")
+
+
+playbook_app = typer.Typer(help="Show, export or validate review playbooks.")
+app.add_typer(playbook_app, name="playbook")
+
+
+def _builtin_playbook(domain: str) -> Playbook:
+    from contract_review.plugins import load_builtin_plugins
+    from contract_review.plugins.registry import require_plugin
+
+    load_builtin_plugins()
+    playbook = require_plugin(domain).playbook
+    if playbook is None:
+        raise InputError(f"domain '{domain}' has no playbook")
+    return playbook
+
+
+@playbook_app.command("show")
+def playbook_show(
+    domain: Annotated[str, typer.Option(help="generic, fidic or sha_spa.")] = "generic",
+    fmt: Annotated[TableOrJson, typer.Option("--format", "-f")] = TableOrJson.TABLE,
+) -> None:
+    """Print a domain's built-in playbook: each position, its subtypes, severity, standard."""
+    with user_errors():
+        playbook = _builtin_playbook(domain)
+    rows = [
+        {
+            "id": p.id,
+            "topic": p.topic,
+            "subtypes": p.subtypes,
+            "severity": p.severity,
+            "standard": p.standard.text("en"),
+        }
+        for p in playbook.positions
+    ]
+    if fmt is TableOrJson.JSON:
+        sys.stdout.write(json.dumps(rows, ensure_ascii=False, indent=2) + "\n")
+    else:
+        render_playbook(_table_console(), rows)
+
+
+@playbook_app.command("export")
+def playbook_export(
+    domain: Annotated[str, typer.Option(help="generic, fidic or sha_spa.")] = "generic",
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="YAML file to write (default: stdout).")
+    ] = None,
+) -> None:
+    """Write a domain's built-in playbook as YAML, for a lawyer to edit and load again."""
+    from contract_review.playbook import dump_playbook
+
+    with user_errors():
+        text = dump_playbook(_builtin_playbook(domain))
+        if out is None:
+            sys.stdout.write(text)
+            return
+        try:
+            out.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise InputError(f"{out}: cannot write ({exc.strerror})") from None
+    _err.print(f"playbook written to {out}", markup=False)
+
+
+@playbook_app.command("validate")
+def playbook_validate(
+    file: Annotated[Path, typer.Argument(help="Playbook: .yaml/.yml/.json, or .csv/.tsv/.xlsx.")],
+) -> None:
+    """Check a playbook file: one line naming the file, position and field of a problem."""
+    from contract_review.playbook import load_playbook
+
+    with user_errors():
+        playbook = load_playbook(file)
+    sys.stdout.write(
+        f"{file.name}: ok, {len(playbook.positions)} position(s) for domain {playbook.domain}\n"
+    )
 
 
 @app.command()

@@ -71,6 +71,22 @@ def render_skills(console: Console, rows: list[dict[str, Any]]) -> None:
     console.print("[dim]* required parameter[/]")
 
 
+def render_playbook(console: Console, rows: list[dict[str, Any]]) -> None:
+    """Playbook positions as a table: id, topic, subtypes, severity, standard position."""
+    table = Table(show_lines=True)
+    for col in ("position", "topic", "subtypes", "severity", "standard"):
+        table.add_column(col, overflow="fold")
+    for row in rows:
+        table.add_row(
+            escape(row["id"]),
+            escape(row["topic"]),
+            escape(", ".join(row.get("subtypes", [])) or "all"),
+            row["severity"],
+            escape(row["standard"]),
+        )
+    console.print(table)
+
+
 def render_checklist(console: Console, rows: list[dict[str, Any]]) -> None:
     """Checklist items as a table."""
     table = Table()

@@ -14,6 +14,7 @@ from contract_review.models import (
     ReviewChecklistItem,
     TaskDocument,
 )
+from contract_review.playbook import Playbook
 from contract_review.skills.schema import SkillRegistration
 from contract_review.structure_parser import DocumentParserConfig
 
@@ -88,6 +89,9 @@ class DomainPlugin(BaseModel):
     )
     cross_clause_rules: list[CrossClauseRule] = Field(
         default_factory=list, description="Rules applied to all findings once clauses are done."
+    )
+    playbook: Playbook | None = Field(
+        None, description="The domain's positions (its baselines are derived from them)."
     )
     prompt_hints: dict[str, str] = Field(
         default_factory=dict,

@@ -22,7 +22,7 @@ from contract_review.skills.cache import per_structure
 from contract_review.skills.schema import SkillRegistration
 from contract_review.structure_parser import DocumentParserConfig
 
-from .baselines import ALL_BOOKS, BASELINES, NUMBERING_1999, RED, SILVER, YELLOW
+from .baselines import ALL_BOOKS, BASELINES, NUMBERING_1999, PLAYBOOK, RED, SILVER, YELLOW
 from .checklist import (
     CHECKLIST,
     FROM_1999,
@@ -94,6 +94,7 @@ def fidic_plugin() -> DomainPlugin:
         parser_config=DocumentParserConfig(structure_type="fidic"),
         build_checklist=build_fidic_checklist,
         baselines=list(BASELINES),
+        playbook=PLAYBOOK,
         skills=_fidic_skills(),
         baseline_key=baseline_key,
         prepare_documents=conditions_in_force,

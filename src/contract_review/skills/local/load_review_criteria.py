@@ -457,6 +457,8 @@ def _read_mapping_file(data: bytes, name: str, kind: str) -> list[Criterion]:
             raise SkillError(f"malformed YAML in {name}: {problem}{line}") from None
     if doc is None or doc == [] or doc == {}:
         raise SkillError(f"{name} is empty")
+    if isinstance(doc, Mapping) and "positions" in doc:
+        return _criteria_from_playbook(doc, name)
     items = _items(doc)
     if items is None:
         raise SkillError(
@@ -480,6 +482,34 @@ def _read_mapping_file(data: bytes, name: str, kind: str) -> list[Criterion]:
             )
         records.append(record)
         where.append(f"item {n}")
+    return _criteria_from_rows(records, name, where)
+
+
+def _criteria_from_playbook(doc: Mapping[str, Any], name: str) -> list[Criterion]:
+    """The positions of a playbook in the full format (`contract-review playbook export`) as
+    criteria: the standard is the preferred position, the rationale (else the title) what to
+    check."""
+    from contract_review.playbook import PlaybookError, parse_playbook
+
+    try:
+        playbook = parse_playbook(dict(doc), name)
+    except PlaybookError as exc:
+        raise SkillError(str(exc)) from None
+    records: list[dict[Field_, str]] = []
+    for p in playbook.positions:
+        language = "zh" if not p.standard.en else "en"
+        record: dict[Field_, str] = {
+            "id": p.id,
+            "topic": p.topic,
+            "clause": ", ".join(p.recognise.clauses),
+            "criterion": p.rationale.text(language) if p.rationale else (p.title or p.topic),
+            "preferred": p.standard.text(language),
+            "risk": p.severity,
+        }
+        if p.fallback is not None:
+            record["fallback"] = p.fallback.text(language)
+        records.append(record)
+    where = [f"position {n} ('{p.id}')" for n, p in enumerate(playbook.positions, start=1)]
     return _criteria_from_rows(records, name, where)
 
 

@@ -1,0 +1,20 @@
+"""Playbooks: a domain's positions as data (`schema`), read from and written to files
+(`files`). Built-in playbooks ship with the domain plugins; `--criteria` loads the user's."""
+
+from __future__ import annotations
+
+from .files import PlaybookError, dump_playbook, load_playbook, packaged_playbook, parse_playbook
+from .schema import Level, Playbook, Position, Recognition, Wording
+
+__all__ = [
+    "Level",
+    "Playbook",
+    "PlaybookError",
+    "Position",
+    "Recognition",
+    "Wording",
+    "dump_playbook",
+    "load_playbook",
+    "packaged_playbook",
+    "parse_playbook",
+]

@@ -1,0 +1,132 @@
+"""Playbook files: YAML/JSON in the full format, CSV/TSV/XLSX in the flat form lawyers keep in
+spreadsheets; every mistake reported on one line naming the file, the position and the field."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from contract_review.errors import InputError, SkillError
+from contract_review.text import has_cjk
+
+from .schema import Playbook, Position, Recognition, Wording
+
+__all__ = ["PlaybookError", "dump_playbook", "load_playbook", "packaged_playbook", "parse_playbook"]
+
+FULL_FORMAT = (".yaml", ".yml", ".json")
+FLAT_FORM = (".csv", ".tsv", ".xlsx", ".xlsm")
+
+
+class PlaybookError(InputError):
+    """A playbook file that cannot be used (one line: file, position, field, problem)."""
+
+
+def _where(data: Any, loc: tuple[int | str, ...]) -> str:
+    """'position 3 ('cap'): standard.en' for an error location in a playbook mapping."""
+    if len(loc) >= 2 and loc[0] == "positions" and isinstance(loc[1], int):
+        entries = data.get("positions") if isinstance(data, dict) else None
+        entry = entries[loc[1]] if isinstance(entries, list) and loc[1] < len(entries) else None
+        name = f" ('{entry['id']}')" if isinstance(entry, dict) and "id" in entry else ""
+        field = ".".join(str(p) for p in loc[2:]) or "entry"
+        return f"position {loc[1] + 1}{name}: {field}"
+    return ".".join(str(p) for p in loc) or "file"
+
+
+def parse_playbook(data: Any, source: str) -> Playbook:
+    """A playbook from parsed YAML/JSON; `PlaybookError` names `source`, the position and the
+    field of the first problem."""
+    if not isinstance(data, dict):
+        raise PlaybookError(f"{source}: a playbook is a mapping with 'domain' and 'positions'")
+    try:
+        return Playbook.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        more = f" (+{exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+        message = str(first["msg"]).removeprefix("Value error, ")
+        where = _where(data, tuple(first["loc"]))
+        raise PlaybookError(f"{source}: {where}: {message}{more}") from None
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "_", text).strip("_").lower() or "position"
+
+
+def _wording(text: str) -> Wording | None:
+    text = text.strip()
+    if not text:
+        return None
+    return Wording(zh=text) if has_cjk(text) else Wording(en=text)
+
+
+def _flat(path: Path) -> Playbook:
+    """The flat form (topic, clause, criterion, preferred, fallback, risk level, keywords) as
+    positions: the preferred position is the standard, the criterion the rationale."""
+    from contract_review.skills.local.load_review_criteria import read_criteria_file
+
+    try:
+        rows = read_criteria_file(path)
+    except SkillError as exc:
+        raise PlaybookError(str(exc)) from None
+    positions = []
+    for row in rows:
+        standard = _wording(row.preferred_position) or _wording(row.criterion)
+        if standard is None:
+            raise PlaybookError(f"{path.name}: {row.source}: no preferred position or criterion")
+        topic = row.topic or row.criterion[:60]
+        positions.append(
+            Position(
+                id=_slug(row.criterion_id),
+                topic=topic,
+                recognise=Recognition(
+                    clauses=list(row.clause_ids),
+                    titles=[re.escape(row.topic)] if row.topic else [],
+                ),
+                standard=standard,
+                fallback=_wording(row.fallback_position),
+                severity=row.risk_level.value if row.risk_level else "medium",
+                rationale=_wording(row.criterion),
+                source=row.source,
+            )
+        )
+    return Playbook(domain="*", name=path.name, positions=positions)
+
+
+def load_playbook(path: Path) -> Playbook:
+    """A playbook file: full format (.yaml/.yml/.json) or flat form (.csv/.tsv/.xlsx/.xlsm)."""
+    if not path.is_file():
+        raise PlaybookError(f"{path}: file not found")
+    suffix = path.suffix.lower()
+    if suffix in FLAT_FORM:
+        return _flat(path)
+    if suffix not in FULL_FORMAT:
+        known = ", ".join(FULL_FORMAT + FLAT_FORM)
+        raise PlaybookError(f"{path.name}: unsupported playbook type '{suffix}' (use {known})")
+    text = path.read_text(encoding="utf-8-sig")
+    try:
+        data = json.loads(text) if suffix == ".json" else yaml.safe_load(text)
+    except (json.JSONDecodeError, yaml.YAMLError) as exc:
+        line = str(exc).strip().splitlines()
+        raise PlaybookError(f"{path.name}: not valid {suffix[1:].upper()}: {line[0]}") from None
+    # A criteria list (the flat form written as YAML) has no 'positions'.
+    if isinstance(data, dict) and "positions" not in data and suffix != ".json":
+        return _flat(path)
+    if isinstance(data, list):
+        return _flat(path)
+    return parse_playbook(data, path.name)
+
+
+def packaged_playbook(path: Path) -> Playbook:
+    """A playbook shipped with a domain plugin (a malformed one is a bug: it fails loudly)."""
+    return parse_playbook(yaml.safe_load(path.read_text(encoding="utf-8")), path.name)
+
+
+def dump_playbook(playbook: Playbook) -> str:
+    """The playbook as YAML a lawyer can edit and load again."""
+    data = playbook.model_dump(mode="json", exclude_defaults=True)
+    data.setdefault("positions", [])
+    return yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=100)

@@ -1,0 +1,138 @@
+"""The playbook format: positions a lawyer can read, edit and validate.
+
+A **position** says what our client wants on one point — a topic ("Cap on Liability") or a
+sub-clause of a standard form ("20.1") — in our own words: the standard we want, the fallback
+we accept without escalating, what we never accept (walk-away), why it matters, and the
+redline language that moves a clause toward the standard. A **playbook** is a domain's list of
+positions. Built-in playbooks ship with each domain plugin (`plugins/<domain>/playbook.yaml`);
+users load their own with `--criteria`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from contract_review.models import BaselinePosition
+
+__all__ = ["Level", "Playbook", "Position", "Recognition", "Wording"]
+
+Level = Literal["low", "medium", "high"]
+"""How much a departure from the position weighs."""
+
+_ID = re.compile(r"^[A-Za-z0-9_.:\-]+$")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Wording(_Strict):
+    """One text in English and/or Chinese (at least one)."""
+
+    en: str = Field("", description="English.")
+    zh: str = Field("", description="Chinese.")
+
+    @model_validator(mode="after")
+    def _not_empty(self) -> Wording:
+        if not self.en.strip() and not self.zh.strip():
+            raise ValueError("give the text in English (en) or Chinese (zh)")
+        return self
+
+    def text(self, language: str = "en") -> str:
+        """The text in `language` ('en' or 'zh…'), else in the other language."""
+        first, second = (self.zh, self.en) if language.startswith("zh") else (self.en, self.zh)
+        return first or second
+
+
+class Recognition(_Strict):
+    """How a clause on the position's point is recognised."""
+
+    topics: list[str] = Field(
+        default_factory=list,
+        description="Topic ids of the domain's topic recogniser ('limitation_of_liability').",
+    )
+    clauses: list[str] = Field(
+        default_factory=list, description="Clause numbers of a standard form ('20.1')."
+    )
+    titles: list[str] = Field(
+        default_factory=list, description="Regular expressions matched against clause titles."
+    )
+
+    @field_validator("titles")
+    @classmethod
+    def _regexes(cls, titles: list[str]) -> list[str]:
+        for title in titles:
+            try:
+                re.compile(title)
+            except re.error as exc:
+                raise ValueError(f"not a regular expression: {title!r} ({exc})") from None
+        return titles
+
+
+class Position(_Strict):
+    """What we want on one point, in tiers, with the reasons and the language to ask for it."""
+
+    id: str = Field(description="Unique id within the playbook ('liability_cap', '20.1').")
+    topic: str = Field(description="The point, e.g. a CUAD category name ('Cap on Liability').")
+    title: str = Field("", description="Short title; defaults to the topic.")
+    recognise: Recognition = Field(
+        default_factory=Recognition, description="How a clause on this point is recognised."
+    )
+    subtypes: list[str] = Field(
+        default_factory=list, description="Contract subtypes it applies to; empty = all."
+    )
+    standard: Wording = Field(description="The position we want, in our own words.")
+    fallback: Wording | None = Field(None, description="What we accept without escalating.")
+    walk_away: Wording | None = Field(None, description="What we never accept.")
+    severity: Level = Field("medium", description="Weight of a departure from the position.")
+    rationale: Wording | None = Field(None, description="Why it matters, for the lawyer.")
+    redline: Wording | None = Field(
+        None, description="Language that moves a clause toward the standard."
+    )
+    source: str = Field("", description="Where the position comes from (facts, not wording).")
+
+    @field_validator("id")
+    @classmethod
+    def _id(cls, value: str) -> str:
+        if not _ID.match(value):
+            raise ValueError("use letters, digits and _ . : - only")
+        return value
+
+    @property
+    def key(self) -> str:
+        """What the position is looked up by: its first clause number, else its topic."""
+        return self.recognise.clauses[0] if self.recognise.clauses else self.topic
+
+    def as_baseline(self) -> BaselinePosition:
+        """The position as the baseline a clause is compared with."""
+        return BaselinePosition(
+            key=self.key,
+            title=self.title or self.topic,
+            text=self.standard.text("en"),
+            subtypes=list(self.subtypes),
+            source=self.source,
+        )
+
+
+class Playbook(_Strict):
+    """A domain's positions."""
+
+    domain: str = Field(description="Domain id ('generic', 'fidic', 'sha_spa') or '*'.")
+    name: str = Field("", description="What the playbook is, for a person.")
+    positions: list[Position] = Field(description="The positions, in review order.")
+
+    @model_validator(mode="after")
+    def _unique_ids(self) -> Playbook:
+        seen: set[str] = set()
+        for position in self.positions:
+            if position.id in seen:
+                raise ValueError(f"position id {position.id!r} is used twice")
+            seen.add(position.id)
+        return self
+
+    def baselines(self) -> list[BaselinePosition]:
+        """Every position as a baseline, in order."""
+        return [p.as_baseline() for p in self.positions]

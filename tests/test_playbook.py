@@ -1,0 +1,201 @@
+"""Playbooks as data: the format, one-line errors, the flat forms, the built-in playbooks the
+domains' baselines come from, and `contract-review playbook show|export|validate`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from contract_review.cli import app
+from contract_review.playbook import (
+    Playbook,
+    PlaybookError,
+    dump_playbook,
+    load_playbook,
+)
+from contract_review.plugins import load_builtin_plugins
+from contract_review.plugins.registry import get_plugin
+from contract_review.skills.local.load_review_criteria import read_criteria_file
+from tests.conftest import EXAMPLES
+
+runner = CliRunner()
+
+GOOD = {
+    "domain": "generic",
+    "name": "Our supply playbook",
+    "positions": [
+        {
+            "id": "liability_cap",
+            "topic": "Cap on Liability",
+            "recognise": {"topics": ["limitation_of_liability"], "titles": [r"liabilit"]},
+            "standard": {"en": "Each party's liability capped at 12 months' fees."},
+            "fallback": {"en": "A cap of up to 24 months' fees."},
+            "walk_away": {"en": "Our liability uncapped while theirs is capped."},
+            "severity": "high",
+            "rationale": {"en": "An uncapped exposure can exceed the contract's value."},
+            "redline": {"en": "Each party's total liability shall not exceed the Fees paid."},
+        },
+        {
+            "id": "jurisdiction",
+            "topic": "管辖",
+            "standard": {"zh": "争议提交我方所在地人民法院管辖。"},
+        },
+    ],
+}
+
+
+def _write(tmp_path: Path, data: object, name: str = "playbook.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    return path
+
+
+def test_a_playbook_loads(tmp_path: Path) -> None:
+    playbook = load_playbook(_write(tmp_path, GOOD))
+    cap, forum = playbook.positions
+    assert cap.severity == "high"
+    assert cap.fallback is not None
+    assert cap.fallback.text("en") == "A cap of up to 24 months' fees."
+    assert forum.standard.text("en") == "争议提交我方所在地人民法院管辖。"  # falls back to zh
+    assert forum.severity == "medium"
+    assert cap.as_baseline().key == "Cap on Liability"
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (
+            lambda d: d["positions"][0].pop("standard"),
+            "position 1 ('liability_cap'): standard: Field required",
+        ),
+        (
+            lambda d: d["positions"][0].update(severity="fatal"),
+            "position 1 ('liability_cap'): severity:",
+        ),
+        (
+            lambda d: d["positions"][1].update(id="liability_cap"),
+            "position id 'liability_cap' is used twice",
+        ),
+        (
+            lambda d: d["positions"][0]["recognise"].update(titles=["(unclosed"]),
+            "recognise.titles: not a regular expression",
+        ),
+        (
+            lambda d: d["positions"][1].update(standard={"en": " "}),
+            "position 2 ('jurisdiction'): standard: give the text",
+        ),
+        (
+            lambda d: d["positions"][0].update(colour="red"),
+            "position 1 ('liability_cap'): colour: Extra inputs",
+        ),
+        (
+            lambda d: d["positions"][1].update(id="has space"),
+            "position 2 ('has space'): id: use letters",
+        ),
+    ],
+)
+def test_schema_errors_name_file_position_and_field(
+    tmp_path: Path, change: object, expected: str
+) -> None:
+    data = json.loads(json.dumps(GOOD))
+    change(data)  # type: ignore[operator]
+    with pytest.raises(PlaybookError) as caught:
+        load_playbook(_write(tmp_path, data))
+    message = str(caught.value)
+    assert message.startswith("playbook.yaml: ")
+    assert expected in message
+    assert "\n" not in message
+
+
+def test_file_errors(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("positions: [\n", encoding="utf-8")
+    with pytest.raises(PlaybookError, match=r"^broken.yaml: not valid YAML"):
+        load_playbook(broken)
+    other = tmp_path / "p.docx"
+    other.write_bytes(b"x")
+    with pytest.raises(PlaybookError, match=r"unsupported playbook type '\.docx'"):
+        load_playbook(other)
+    with pytest.raises(PlaybookError, match="file not found"):
+        load_playbook(tmp_path / "missing.yaml")
+    scalar = tmp_path / "odd.json"
+    scalar.write_text("3", encoding="utf-8")
+    with pytest.raises(PlaybookError, match="a mapping with 'domain' and 'positions'"):
+        load_playbook(scalar)
+    with pytest.raises(
+        PlaybookError, match=r"^wrong.yaml: positions: Input should be a valid list"
+    ):
+        load_playbook(_write(tmp_path, {"positions": 3, "domain": "x"}, "wrong.yaml"))
+
+
+def test_flat_forms_become_positions() -> None:
+    csv = load_playbook(EXAMPLES / "criteria" / "generic_playbook.csv")
+    first = csv.positions[0]
+    assert first.id == "g1"
+    assert first.topic == "Limitation of liability"
+    assert first.severity == "high"
+    assert first.standard.text("en").startswith("Aggregate liability of each party capped")
+    assert first.fallback is not None
+    zh = load_playbook(EXAMPLES / "criteria" / "construction_playbook_zh.yaml")
+    assert zh.positions[0].standard.zh.startswith("工期顺延情形涵盖")
+    assert zh.positions[0].severity == "high"
+
+
+@pytest.mark.parametrize("domain", ["generic", "fidic", "sha_spa"])
+def test_builtin_playbooks_are_the_domains_baselines(domain: str, tmp_path: Path) -> None:
+    load_builtin_plugins()
+    plugin = get_plugin(domain)
+    assert plugin is not None
+    assert plugin.playbook is not None
+    assert plugin.baselines == plugin.playbook.baselines()
+    assert len(plugin.playbook.positions) >= 19
+    # exported, edited and loaded again, it is the same playbook (round trip)
+    path = tmp_path / "export.yaml"
+    path.write_text(dump_playbook(plugin.playbook), encoding="utf-8")
+    assert load_playbook(path) == plugin.playbook
+
+
+def test_an_exported_playbook_is_a_criteria_file(tmp_path: Path) -> None:
+    """`--criteria` takes the exported format: each position is a criterion."""
+    load_builtin_plugins()
+    plugin = get_plugin("fidic")
+    assert plugin is not None
+    assert plugin.playbook is not None
+    edited = plugin.playbook.model_copy(update={"positions": plugin.playbook.positions[:3]})
+    path = tmp_path / "ours.yaml"
+    path.write_text(dump_playbook(edited), encoding="utf-8")
+    criteria = read_criteria_file(path)
+    assert [c.criterion_id for c in criteria] == [p.id for p in edited.positions]
+    assert criteria[0].preferred_position == edited.positions[0].standard.text("en")
+    assert criteria[0].clause_ids == ("1.1",)
+
+
+def test_cli_show_export_validate(tmp_path: Path) -> None:
+    shown = runner.invoke(app, ["playbook", "show", "--domain", "sha_spa", "--format", "json"])
+    assert shown.exit_code == 0, shown.output
+    rows = json.loads(shown.stdout)
+    assert {r["severity"] for r in rows} <= {"low", "medium", "high"}
+    assert any(r["subtypes"] == ["spa"] for r in rows)
+    out = tmp_path / "generic.yaml"
+    exported = runner.invoke(app, ["playbook", "export", "--domain", "generic", "--out", str(out)])
+    assert exported.exit_code == 0, exported.output
+    assert Playbook.model_validate(yaml.safe_load(out.read_text(encoding="utf-8"))).domain == (
+        "generic"
+    )
+    ok = runner.invoke(app, ["playbook", "validate", str(out)])
+    assert ok.exit_code == 0
+    assert "ok, 19 position(s) for domain generic" in ok.stdout
+    text = out.read_text(encoding="utf-8").replace("severity: high", "severity: huge", 1)
+    out.write_text(text, encoding="utf-8")
+    bad = runner.invoke(app, ["playbook", "validate", str(out)])
+    assert bad.exit_code == 2
+    lines = [line for line in bad.output.splitlines() if line.strip()]
+    assert len(lines) == 1
+    assert lines[0].startswith("error: generic.yaml: position ")
+    assert "severity" in lines[0]
+    unknown = runner.invoke(app, ["playbook", "show", "--domain", "nope"])
+    assert unknown.exit_code == 2
