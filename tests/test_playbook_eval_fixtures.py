@@ -1,0 +1,40 @@
+"""The evaluation contracts of bench/playbook_eval.py are what their fixtures say they are."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from contract_review.documents import load_task_document
+from contract_review.models import DocumentRole
+from contract_review.parties import resolve_party
+from tests.conftest import FIXTURES
+
+EVAL = FIXTURES / "playbook_eval"
+SPECS = sorted(EVAL.rglob("*.json"))
+
+
+@pytest.mark.parametrize("spec_path", SPECS, ids=[p.stem for p in SPECS])
+def test_fixture(spec_path: Path) -> None:
+    spec = json.loads(spec_path.read_text(encoding="utf-8"))
+    contract = spec_path.parent / spec["contract"]
+    text = contract.read_text(encoding="utf-8")
+    labels = {p["label"] for p in spec["parties"]}
+    assert len(labels) == 2
+    sides = dict.fromkeys(labels, 0)
+    for item in spec["planted"]:
+        assert text.count(item["span"]) == 1, item["id"]
+        assert item["burdens"] in labels, item["id"]
+        sides[item["burdens"]] += 1
+    assert all(n > 0 for n in sides.values()), "terms must be planted against each side"
+    assert len(spec["controls"]) >= 4
+    for item in spec["controls"]:
+        assert text.count(item["span"]) == 1, item["id"]
+    # the review can act for each party by its label
+    structure = load_task_document(contract, DocumentRole.PRIMARY).structure
+    for party in spec["parties"]:
+        side = resolve_party(structure, party["label"])
+        assert side.party is not None
+        assert party["name"] == side.party.name
