@@ -40,6 +40,7 @@ GENERIC_SKILLS = frozenset(
         "load_review_criteria",
         "assess_deviation",
         "draft_redline_comment",
+        "check_positions",
     }
 )
 """The generic skills the engine ships (the design names them)."""

@@ -652,7 +652,8 @@ def test_a_chinese_commercial_contract() -> None:
     # The definition of 适用法律 in 1.2 is not a governing-law clause.
     assert not {cid for _, cid in found} & {"1", "1.1", "1.2"}
     items = build_generic_checklist(structure)
-    assert [i.clause_id for i in items if i.topic is None] == ["2"]
+    # 第十六条 (30 characters) is substantive at the Chinese threshold (15 characters)
+    assert [i.clause_id for i in items if i.topic is None] == ["2", "16"]
 
 
 def test_the_chinese_construction_example() -> None:

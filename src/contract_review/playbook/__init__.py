@@ -4,10 +4,12 @@
 from __future__ import annotations
 
 from .files import PlaybookError, dump_playbook, load_playbook, packaged_playbook, parse_playbook
-from .schema import Level, Playbook, Position, Recognition, Wording
+from .schema import BREADTH, Level, PartyCheck, Playbook, Position, Recognition, Wording
 
 __all__ = [
+    "BREADTH",
     "Level",
+    "PartyCheck",
     "Playbook",
     "PlaybookError",
     "Position",

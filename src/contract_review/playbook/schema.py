@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from contract_review.models import BaselinePosition
 
-__all__ = ["Level", "Playbook", "Position", "Recognition", "Wording"]
+__all__ = ["BREADTH", "Level", "PartyCheck", "Playbook", "Position", "Recognition", "Wording"]
 
 Level = Literal["low", "medium", "high"]
 """How much a departure from the position weighs."""
@@ -72,6 +72,43 @@ class Recognition(_Strict):
         return titles
 
 
+BREADTH = (
+    r"\bfor any reason\b|\bat any time\b|\bwithout (?:prior |any )?(?:written )?notice\b"
+    r"|\bwithout (?:cause|reason|liability)\b|\b(?:sole|absolute|unfettered) discretion\b"
+    r"|\bregardless of\b|\bwhether or not\b|\bhowsoever\b|\bperpetual\b|\birrevocabl"
+    r"|\bimmediately\b|\bfor any purpose\b|\bunlimited\b"
+    r"|任何时候|随时|无需|任何原因|无论|不论|永久|不可撤销|立即|不承担任何责任|不设上限"
+)
+"""Words that make a one-sided term worse — any reason, any time, no notice, sole
+discretion, regardless of fault, perpetual, irrevocable (English and Chinese)."""
+
+
+class PartyCheck(_Strict):
+    """A one-sided term, judged from our side: a right only the other side holds
+    (`their_right`: they may terminate for convenience, amend by notice, suspend, assign…), or
+    a duty only we bear (`our_duty`: we indemnify regardless of fault, we buy exclusively…).
+    The same term held or borne by both sides is balanced; the mirror image favours us."""
+
+    kind: Literal["their_right", "our_duty"] = Field(description="What makes it one-sided.")
+    patterns: list[str] = Field(
+        min_length=1, description="Regular expressions (case-insensitive) for the term, EN/ZH."
+    )
+    level: Level = Field("medium", description="Risk when the term is one-sided against us.")
+    breadth_level: Level = Field(
+        "high", description="Risk when it is also broad (any time, any reason, no notice…)."
+    )
+
+    @field_validator("patterns")
+    @classmethod
+    def _regexes(cls, patterns: list[str]) -> list[str]:
+        for pattern in patterns:
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise ValueError(f"not a regular expression: {pattern!r} ({exc})") from None
+        return patterns
+
+
 class Position(_Strict):
     """What we want on one point, in tiers, with the reasons and the language to ask for it."""
 
@@ -91,6 +128,9 @@ class Position(_Strict):
     rationale: Wording | None = Field(None, description="Why it matters, for the lawyer.")
     redline: Wording | None = Field(
         None, description="Language that moves a clause toward the standard."
+    )
+    checks: list[PartyCheck] = Field(
+        default_factory=list, description="Deterministic checks of a clause against the position."
     )
     source: str = Field("", description="Where the position comes from (facts, not wording).")
 
@@ -134,5 +174,6 @@ class Playbook(_Strict):
         return self
 
     def baselines(self) -> list[BaselinePosition]:
-        """Every position as a baseline, in order."""
-        return [p.as_baseline() for p in self.positions]
+        """The positions a clause's wording is compared with, in order (positions judged by
+        their checks are not wording baselines)."""
+        return [p.as_baseline() for p in self.positions if not p.checks]

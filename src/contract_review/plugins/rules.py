@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 from contract_review.models import ClauseFindings, RiskLevel
 
-__all__ = ["uncapped_liability_raises_indemnities"]
+__all__ = ["one_risk_per_quote", "uncapped_liability_raises_indemnities"]
 
 _UNCAPPED = ("uncapped", "cap_removed", "cap removed")
 """Risk types that mean an exposure without a cap."""
@@ -38,4 +38,38 @@ def uncapped_liability_raises_indemnities(
             for r in f.risks
         ]
         out[key] = f.model_copy(update={"risks": risks})
+    return out
+
+
+def _depth(clause_id: str) -> int:
+    return clause_id.count(".") + clause_id.count("(")
+
+
+def one_risk_per_quote(findings: Mapping[str, ClauseFindings]) -> dict[str, ClauseFindings]:
+    """A clause reviewed with its sub-clause reports a risk on the same words once: on the
+    deepest clause holding them (its redlines go with it)."""
+    best: dict[tuple[str, int, int], tuple[int, str]] = {}
+    for key, f in findings.items():
+        for r in f.risks:
+            if r.location is None or r.location.start_offset is None:
+                continue
+            where = (r.risk_type, r.location.start_offset, r.location.end_offset or 0)
+            if where not in best or _depth(f.clause_id) > best[where][0]:
+                best[where] = (_depth(f.clause_id), key)
+    out = dict(findings)
+    for key, f in findings.items():
+        dropped = {
+            r.id
+            for r in f.risks
+            if r.location is not None
+            and r.location.start_offset is not None
+            and best[(r.risk_type, r.location.start_offset, r.location.end_offset or 0)][1] != key
+        }
+        if dropped:
+            out[key] = f.model_copy(
+                update={
+                    "risks": [r for r in f.risks if r.id not in dropped],
+                    "diffs": [d for d in f.diffs if d.risk_id not in dropped],
+                }
+            )
     return out

@@ -14,6 +14,7 @@ def builtin_skills() -> list[SkillRegistration]:
     """Registrations of the generic skills shipped with the engine."""
     from .local import (
         assess_deviation,
+        check_positions,
         clause_context,
         compare_with_baseline,
         cross_reference_check,
@@ -33,5 +34,6 @@ def builtin_skills() -> list[SkillRegistration]:
         search_reference_doc.REGISTRATION,
         load_review_criteria.REGISTRATION,
         assess_deviation.REGISTRATION,
+        check_positions.REGISTRATION,
         draft_redline_comment.REGISTRATION,
     ]

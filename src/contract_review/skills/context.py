@@ -24,12 +24,18 @@ from contract_review.models import (
     DocumentStructure,
     TaskDocument,
 )
+from contract_review.playbook import Playbook, Position
 
 __all__ = ["BaselineSource", "ReviewContext", "SkillState", "require_clause"]
 
 
 class BaselineSource(Protocol):
     """Where a domain's standard positions come from (a domain plugin)."""
+
+    @property
+    def playbook(self) -> Playbook | None:
+        """The domain's playbook, whose positions carry checks."""
+        ...
 
     def baseline(self, key: str, subtype: str | None = None) -> BaselinePosition | None:
         """The position for a clause id or topic."""
@@ -94,6 +100,15 @@ class ReviewContext(BaseModel):
         copy = self.model_copy()
         copy._baselines = source
         return copy
+
+    @property
+    def positions(self) -> list[Position]:
+        """The domain's playbook positions that apply to this review's subtype."""
+        playbook = self._baselines.playbook if self._baselines is not None else None
+        if playbook is None:
+            return []
+        subtype = self.domain_subtype
+        return [p for p in playbook.positions if not p.subtypes or subtype in p.subtypes]
 
     def baseline(self, key: str) -> BaselinePosition | None:
         """The domain's position for a clause id or topic (this review's subtype first)."""

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from contract_review.models import BaselinePosition
+from contract_review.models import BaselinePosition, ReviewChecklistItem, TaskDocument
 from contract_review.playbook import Playbook, packaged_playbook
 from contract_review.plugins.registry import DomainPlugin, register_plugin
-from contract_review.plugins.rules import uncapped_liability_raises_indemnities
+from contract_review.plugins.rules import one_risk_per_quote, uncapped_liability_raises_indemnities
 
 from .prompts import PROMPT_HINTS
 from .topics import (
@@ -46,6 +46,27 @@ BASELINES: list[BaselinePosition] = PLAYBOOK.baselines()
 """The positions as baselines, keyed by topic name."""
 
 
+def with_position_checks(
+    items: list[ReviewChecklistItem], docs: list[TaskDocument]
+) -> list[ReviewChecklistItem]:
+    """Every clause's first item also checks the playbook's one-sided terms (once per clause:
+    a clause reviewed under two topics is checked once)."""
+    del docs
+    seen: set[str] = set()
+    out = []
+    for item in items:
+        if item.clause_id not in seen and CHECK_POSITIONS not in item.required_skills:
+            item = item.model_copy(
+                update={"required_skills": [*item.required_skills, CHECK_POSITIONS]}
+            )
+        seen.add(item.clause_id)
+        out.append(item)
+    return out
+
+
+CHECK_POSITIONS = "check_positions"
+
+
 def generic_plugin() -> DomainPlugin:
     """The generic commercial-contract plugin."""
     return DomainPlugin(
@@ -59,7 +80,8 @@ def generic_plugin() -> DomainPlugin:
         build_checklist=build_generic_checklist,
         baselines=list(BASELINES),
         playbook=PLAYBOOK,
-        cross_clause_rules=[uncapped_liability_raises_indemnities],
+        adjust_checklist=with_position_checks,
+        cross_clause_rules=[one_risk_per_quote, uncapped_liability_raises_indemnities],
         prompt_hints=PROMPT_HINTS,
     )
 

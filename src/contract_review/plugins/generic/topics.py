@@ -44,6 +44,7 @@ from contract_review.models import (
     Priority,
     ReviewChecklistItem,
 )
+from contract_review.text import has_cjk
 
 __all__ = [
     "CUAD_TOPICS",
@@ -235,6 +236,8 @@ _DEFINITION_START = re.compile(
 _LARGE = 4000
 """A body match in a clause longer than this does not hide matches in its sub-clauses."""
 _SHORT = 40
+_SHORT_ZH = 15
+"""Shortest substantive clause, in characters: Chinese says in 15 what English says in 40."""
 """Clauses shorter than this get no generic checklist item."""
 
 
@@ -516,7 +519,8 @@ def _generic_items(
             if node.kind is ClauseKind.CHAPTER or node.clause_id in holding:
                 walk(node.children)
                 continue
-            if len(node.text.strip()) < _SHORT or _is_definitions_only(node):
+            short = _SHORT_ZH if has_cjk(node.text) else _SHORT
+            if len(node.text.strip()) < short or _is_definitions_only(node):
                 continue
             out.append(
                 (

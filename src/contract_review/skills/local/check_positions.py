@@ -1,0 +1,230 @@
+"""check_positions: the playbook's one-sided-term checks on a clause, judged from our side.
+
+For each position with checks, every sentence (or semicolon-separated part) of the clause that
+states the term is read for who holds the right or bears the duty (`parties.party_actions`):
+a right only the other side holds, or a duty only we bear, is against us — worse when it is
+also broad (any time, any reason, no notice, sole discretion, regardless of fault, perpetual);
+the same right or duty held by both sides is balanced; the mirror image favours us. Nothing is
+judged without a party to act for. The whole clause is read (sub-clauses included); where a
+clause and its sub-clause are both reviewed, the review keeps one risk per quote.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from contract_review.models import DocumentStructure, RiskLevel, RiskPoint
+from contract_review.parties import PartyRoles, party_actions, party_mentions, party_roles
+from contract_review.playbook import BREADTH, PartyCheck, Position
+from contract_review.skills.context import ReviewContext, SkillState, require_clause
+from contract_review.skills.risks import RiskFactory
+from contract_review.skills.schema import SkillBackend, SkillRegistration
+from contract_review.text import SEGMENT_END, has_cjk
+
+__all__ = [
+    "REGISTRATION",
+    "SKILL_ID",
+    "CheckPositionsInput",
+    "CheckPositionsOutput",
+    "PositionFinding",
+    "handle",
+    "prepare_input",
+]
+
+SKILL_ID = "check_positions"
+
+Effect = Literal["against_us", "favourable"]
+
+_RIGHT_KINDS = frozenset({"right"})
+_DUTY_KINDS = frozenset({"obligation", "bears", "denial"})
+
+
+class CheckPositionsInput(BaseModel):
+    """Input of check_positions."""
+
+    clause_id: str = Field(description="Id of the clause, e.g. '10.2'.")
+    document_structure: DocumentStructure | None = Field(
+        None, description="Internal: the parsed contract."
+    )
+    review_context: ReviewContext | None = Field(
+        None, description="Internal: our party and the playbook."
+    )
+
+
+class PositionFinding(BaseModel):
+    """A term of the clause measured against a playbook position."""
+
+    position_id: str = Field(description="The position.")
+    topic: str = Field(description="Its topic.")
+    effect: Effect = Field(description="'against_us' or 'favourable' (to us).")
+    check: str = Field(description="'their_right' or 'our_duty'.")
+    level: RiskLevel = Field(description="Weight of the term (for against_us).")
+    holder: str = Field(description="The party word that holds the right or bears the duty.")
+    quote: str = Field(description="The sentence stating the term, verbatim.")
+    breadth: list[str] = Field(description="Words that make it broad ('at any time').")
+    standard: str = Field(description="Our standard position.")
+    fallback: str = Field("", description="What we accept without escalating.")
+    rationale: str = Field("", description="Why it matters.")
+
+
+class CheckPositionsOutput(BaseModel):
+    """Output of check_positions."""
+
+    clause_id: str = Field(description="Clause checked.")
+    our_party: str = Field(description="Party we act for ('' = none: nothing is judged).")
+    findings: list[PositionFinding] = Field(description="Terms measured, in text order.")
+
+
+DESCRIPTION = (
+    "Check a clause against the playbook's positions on one-sided terms, from our party's side: "
+    "rights only the other side holds (terminate for convenience, suspend, amend by notice, "
+    "assign freely, raise prices, use our data) and duties only we bear (indemnify regardless "
+    "of fault, unlimited liability, buy exclusively, not compete). Each finding says whether it "
+    "is against us or favourable, the party that holds it, whether it is broad (any time, any "
+    "reason, no notice), the verbatim sentence and our standard and fallback positions. "
+    "Arguments: clause_id."
+)
+
+
+def prepare_input(
+    clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
+) -> CheckPositionsInput:
+    """Input for `clause_id` of the primary document."""
+    return CheckPositionsInput(
+        clause_id=clause_id,
+        document_structure=primary_structure,
+        review_context=ReviewContext.from_state(state),
+    )
+
+
+@lru_cache(maxsize=512)
+def _compile(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+_BREADTH = re.compile(BREADTH, re.IGNORECASE)
+
+
+def _segments(text: str) -> list[tuple[int, int]]:
+    """Sentence parts (ending at 。！？；; . ! ? or a line end), as spans of `text`."""
+    spans, start = [], 0
+    for m in SEGMENT_END.finditer(text):
+        if text[start : m.end()].strip():
+            spans.append((start, m.end()))
+        start = m.end()
+    if text[start:].strip():
+        spans.append((start, len(text)))
+    return spans
+
+
+def _judge(check: PartyCheck, sentence: str, roles: PartyRoles) -> tuple[Effect, str] | None:
+    """Whether the term in `sentence` is against us or favourable, and who holds it.
+
+    The holder is the subject of the modal that states the term ("the Supplier may…", "乙方有权
+    …"); a sentence with no modal at all ("the Customer's liability is unlimited", "乙方另行
+    通知的内容即构成本合同的组成部分") is held by the first party it names."""
+    kinds = _RIGHT_KINDS if check.kind == "their_right" else _DUTY_KINDS
+    actions = party_actions(sentence, roles)
+    actors = [(a.side, a.alias) for a in actions if a.kind in kinds]
+    if not actions:
+        actors = [(side, alias) for _, side, alias in party_mentions(sentence, roles)][:1]
+    sides = {side for side, _ in actors}
+    if not sides or "both" in sides or sides == {"us", "them"}:
+        return None  # no party acts, or both do: balanced
+    (side,) = sides
+    against = (side == "them") if check.kind == "their_right" else (side == "us")
+    return ("against_us" if against else "favourable"), actors[0][1]
+
+
+def _findings(position: Position, text: str, roles: PartyRoles) -> list[PositionFinding]:
+    out = []
+    for check in position.checks:
+        for start, end in _segments(text):
+            sentence = text[start:end].strip()
+            if not any(_compile(p).search(sentence) for p in check.patterns):
+                continue
+            judged = _judge(check, sentence, roles)
+            if judged is None:
+                continue
+            effect, holder = judged
+            breadth = list(dict.fromkeys(m.group().lower() for m in _BREADTH.finditer(sentence)))
+            level = check.breadth_level if breadth else check.level
+            out.append(
+                PositionFinding(
+                    position_id=position.id,
+                    topic=position.topic,
+                    effect=effect,
+                    check=check.kind,
+                    level=RiskLevel(level),
+                    holder=holder,
+                    quote=sentence,
+                    breadth=breadth,
+                    standard=position.standard.text("zh" if has_cjk(sentence) else "en"),
+                    fallback=position.fallback.text("en") if position.fallback else "",
+                    rationale=position.rationale.text("en") if position.rationale else "",
+                )
+            )
+    return out
+
+
+async def handle(inp: CheckPositionsInput) -> CheckPositionsOutput:
+    """Check the clause's text against every position that has checks.
+
+    A coroutine, so it runs on the event loop: a clause takes well under a millisecond of
+    regular expressions, less than a worker-thread hand-off costs."""
+    ctx = inp.review_context or ReviewContext()
+    clause = require_clause(inp.document_structure, inp.clause_id)
+    out = CheckPositionsOutput(clause_id=clause.clause_id, our_party=ctx.our_party, findings=[])
+    positions = [p for p in ctx.positions if p.checks]
+    if not ctx.our_party or not positions:
+        return out
+    roles = party_roles(inp.document_structure, ctx.our_party)
+    if not roles.resolved:
+        return out
+    text = clause.text
+    findings = [f for p in positions for f in _findings(p, text, roles)]
+    findings.sort(key=lambda f: text.find(f.quote))
+    return out.model_copy(update={"findings": findings})
+
+
+def risk_rule(risk: RiskFactory, out: CheckPositionsOutput) -> list[RiskPoint]:
+    """Each term against us is a risk of its level, quoted on its sentence."""
+    risks = []
+    for f in out.findings:
+        if f.effect != "against_us":
+            continue
+        broad = f" ({', '.join(f.breadth)})" if f.breadth else ""
+        risks.append(
+            risk.risk(
+                SKILL_ID,
+                f.level,
+                f"playbook: {f.topic}",
+                f"{f.topic}: one-sided against us — {f.holder} "
+                + ("holds the right alone" if f.check == "their_right" else "bears the duty alone")
+                + broad
+                + ".",
+                reason=f.rationale,
+                analysis=f"Standard: {f.standard}"
+                + (f" Fallback: {f.fallback}" if f.fallback else ""),
+                quote=f.quote,
+            )
+        )
+    return risks
+
+
+REGISTRATION = SkillRegistration(
+    skill_id=SKILL_ID,
+    name="Playbook positions",
+    description=DESCRIPTION,
+    input_schema=CheckPositionsInput,
+    output_schema=CheckPositionsOutput,
+    backend=SkillBackend.LOCAL,
+    local_handler=handle,
+    prepare_input_fn=prepare_input,
+    category="analysis",
+    risk_rule=risk_rule,
+)

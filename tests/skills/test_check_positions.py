@@ -1,0 +1,113 @@
+"""check_positions: one-sided terms judged from our side — against us, favourable, or balanced."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from contract_review.models import RiskLevel
+from contract_review.plugins import create_dispatcher, load_builtin_plugins
+from contract_review.plugins.registry import get_plugin
+from contract_review.skills.context import ReviewContext
+from contract_review.skills.local.check_positions import CheckPositionsOutput
+from contract_review.structure_parser import StructureParser
+
+EN = """SERVICES AGREEMENT
+
+This Agreement is made between Nordlicht Software GmbH (the "Supplier") and Harbourside Foods Ltd (the "Client").
+
+1. Termination
+1.1 The Supplier may terminate this Agreement for convenience at any time by written notice.
+1.2 The Client may terminate this Agreement for convenience on ninety (90) days' notice.
+1.3 Either party may terminate this Agreement for convenience on ninety (90) days' notice.
+1.4 Either party may terminate this Agreement if the other party commits a material breach and fails to remedy it within thirty (30) days.
+
+2. Liability
+2.1 The Client shall indemnify the Supplier against all losses arising from the Services, regardless of whether they were caused by the negligence of the Supplier.
+2.2 Each party shall indemnify the other against losses caused by its own negligence.
+"""
+
+ZH = """技术服务合同
+
+甲方（委托方）：宁波海曙智能科技有限公司
+乙方（受托方）：成都天府数码服务有限公司
+
+第一条 解除
+乙方可以在任何时候单方解除本合同。
+任何一方严重违约的，对方有权解除本合同。
+
+第二条 变更
+乙方另行书面通知的内容即构成本合同的组成部分。
+
+第三条 排他
+甲方不得向任何第三方采购同类服务。
+"""
+
+
+def _findings(text: str, party: str, clause_id: str) -> CheckPositionsOutput:
+    load_builtin_plugins()
+    plugin = get_plugin("generic")
+    assert plugin is not None
+    structure = StructureParser().parse(text, document_id="c")
+    ctx = ReviewContext(our_party=party, domain_id="generic").with_baselines(plugin)
+    result = asyncio.run(
+        create_dispatcher().prepare_and_call("check_positions", clause_id, structure, ctx)
+    )
+    assert result.success, result.error
+    return CheckPositionsOutput.model_validate(result.data)
+
+
+def _effects(out: CheckPositionsOutput) -> list[tuple[str, str, RiskLevel]]:
+    return [(f.position_id, f.effect, f.level) for f in out.findings]
+
+
+def test_a_right_only_they_hold_is_against_us() -> None:
+    out = _findings(EN, "Client", "1.1")
+    assert _effects(out) == [
+        ("one_sided_termination_for_convenience", "against_us", RiskLevel.HIGH)
+    ]
+    assert "at any time" in out.findings[0].breadth
+    assert out.findings[0].quote.startswith("1.1 The Supplier may terminate")
+    assert out.findings[0].holder == "Supplier"
+
+
+def test_the_same_right_for_us_favours_us_and_for_both_is_balanced() -> None:
+    assert _effects(_findings(EN, "Supplier", "1.1")) == [
+        ("one_sided_termination_for_convenience", "favourable", RiskLevel.HIGH)
+    ]
+    mine = _findings(EN, "Client", "1.2")
+    assert [f.effect for f in mine.findings] == ["favourable"]
+    assert mine.findings[0].level is RiskLevel.MEDIUM  # no breadth: the position's level
+    assert _findings(EN, "Client", "1.3").findings == []  # either party: balanced
+    assert _findings(EN, "Client", "1.4").findings == []  # termination for breach: no term
+
+
+def test_a_duty_only_we_bear_is_against_us() -> None:
+    assert _effects(_findings(EN, "Client", "2.1")) == [
+        ("one_sided_indemnity", "against_us", RiskLevel.HIGH)
+    ]
+    assert _effects(_findings(EN, "Supplier", "2.1")) == [
+        ("one_sided_indemnity", "favourable", RiskLevel.HIGH)
+    ]
+    assert _findings(EN, "Client", "2.2").findings == []
+
+
+@pytest.mark.parametrize(
+    ("party", "clause", "expected"),
+    [
+        ("甲方", "1", ["against_us"]),  # 乙方可以在任何时候单方解除; 任何一方…对方有权 is balanced
+        ("乙方", "1", ["favourable"]),
+        ("甲方", "2", ["against_us"]),  # no modal: held by the party the sentence names first
+        ("甲方", "3", ["against_us"]),
+        ("乙方", "3", ["favourable"]),
+    ],
+)
+def test_chinese(party: str, clause: str, expected: list[str]) -> None:
+    assert [f.effect for f in _findings(ZH, party, clause).findings] == expected
+
+
+def test_nothing_is_judged_without_a_party() -> None:
+    out = _findings(EN, "", "1.1")
+    assert out.findings == []
+    assert out.our_party == ""
