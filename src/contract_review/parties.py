@@ -396,7 +396,7 @@ def _resolve(structure: DocumentStructure | None, our_party: str) -> PartyRoles:
     wanted = _clean(our_party)
     if not wanted:
         return PartyRoles(our_party=our_party, resolved=False)
-    groups = contract_parties(structure)
+    groups = _party_groups(structure)
     linked_generic = {
         a for g in groups for a in g if a in GENERIC_LABELS and len(_group_roles(g)) > 0
     }
@@ -821,19 +821,25 @@ def _preamble_groups(structure: DocumentStructure) -> list[list[str]]:
     return groups
 
 
-def find_parties(structure: DocumentStructure | None) -> list[Party]:
-    """The contract's parties, each with its name, labels and roles (preamble and
-    definitions, English and Chinese), in the order the contract names them."""
+def _party_groups(structure: DocumentStructure | None) -> list[list[str]]:
+    """The alias groups of the contract's parties: definitions and label lines, and the labels
+    an English preamble gives in parentheses (`… Inc. ("King")`)."""
     if structure is None:
         return []
     found = [*contract_parties(structure), *_preamble_groups(structure)]
     # A name starts with a capital (or is Chinese): 'beneficial owner of …' is prose.
-    groups = _merge(
+    return _merge(
         [
             [a for a in g if a.strip() and not _is_doc_phrase(a) and not a[:1].islower()]
             for g in found
         ]
     )
+
+
+def find_parties(structure: DocumentStructure | None) -> list[Party]:
+    """The contract's parties, each with its name, labels and roles (preamble and
+    definitions, English and Chinese), in the order the contract names them."""
+    groups = _party_groups(structure)
     parties = []
     for group in groups:
         labels = tuple(_unique(_clean(a) for a in group))

@@ -111,3 +111,23 @@ def test_nothing_is_judged_without_a_party() -> None:
     out = _findings(EN, "", "1.1")
     assert out.findings == []
     assert out.our_party == ""
+
+
+COMMON = """SUPPLY AGREEMENT
+
+This Agreement is made between Nordlicht Software GmbH (the "Supplier") and Harbourside Foods Ltd (the "Client").
+
+1. Common Wording
+1.1 The Supplier shall indemnify the Client against all losses, including without limitation legal fees and other liabilities, caused by its negligence.
+1.2 The courts of England shall have exclusive jurisdiction over any dispute.
+1.3 All Deliverables shall be the exclusive property of the Client upon payment.
+1.4 The Client shall pay each invoice within thirty (30) days.
+"""
+
+
+@pytest.mark.parametrize("party", ["Supplier", "Client"])
+def test_common_wording_is_no_one_sided_term(party: str) -> None:
+    """'including without limitation', 'exclusive jurisdiction', 'exclusive property' and a
+    payment term are ordinary drafting, whichever side we act for."""
+    for clause in ("1.1", "1.2", "1.3", "1.4"):
+        assert _findings(COMMON, party, clause).findings == [], clause
