@@ -25,6 +25,16 @@ Level = Literal["low", "medium", "high"]
 _ID = re.compile(r"^[A-Za-z0-9_.:\-]+$")
 
 
+def _regexes(patterns: list[str]) -> list[str]:
+    """`patterns`, each checked to be a regular expression."""
+    for pattern in patterns:
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise ValueError(f"not a regular expression: {pattern!r} ({exc})") from None
+    return patterns
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -63,13 +73,8 @@ class Recognition(_Strict):
 
     @field_validator("titles")
     @classmethod
-    def _regexes(cls, titles: list[str]) -> list[str]:
-        for title in titles:
-            try:
-                re.compile(title)
-            except re.error as exc:
-                raise ValueError(f"not a regular expression: {title!r} ({exc})") from None
-        return titles
+    def _check_titles(cls, titles: list[str]) -> list[str]:
+        return _regexes(titles)
 
 
 BREADTH = (
@@ -100,13 +105,8 @@ class PartyCheck(_Strict):
 
     @field_validator("patterns")
     @classmethod
-    def _regexes(cls, patterns: list[str]) -> list[str]:
-        for pattern in patterns:
-            try:
-                re.compile(pattern)
-            except re.error as exc:
-                raise ValueError(f"not a regular expression: {pattern!r} ({exc})") from None
-        return patterns
+    def _check_patterns(cls, patterns: list[str]) -> list[str]:
+        return _regexes(patterns)
 
 
 class Position(_Strict):

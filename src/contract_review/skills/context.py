@@ -26,7 +26,14 @@ from contract_review.models import (
 )
 from contract_review.playbook import Playbook, Position
 
-__all__ = ["BaselineSource", "ReviewContext", "SkillState", "require_clause"]
+__all__ = [
+    "BaselineSource",
+    "ClauseSkillInput",
+    "ReviewContext",
+    "SkillState",
+    "StructureInput",
+    "require_clause",
+]
 
 
 class BaselineSource(Protocol):
@@ -134,6 +141,24 @@ class ReviewContext(BaseModel):
 SkillState = ReviewContext | Mapping[str, Any]
 """What `prepare_input(clause_id, primary_structure, state)` receives: the review's typed
 context (from the dispatcher), or a review state mapping (SPEC-19 callers)."""
+
+
+class StructureInput(BaseModel):
+    """The input of a skill that reads the contract: its structure, filled in by the system
+    (an internal field: never offered to, nor set by, an LLM)."""
+
+    document_structure: DocumentStructure | None = Field(
+        None, description="Contract structure (filled in by the system)."
+    )
+
+
+class ClauseSkillInput(StructureInput):
+    """The input of a skill that reads one clause and the review's facts."""
+
+    clause_id: str = Field(description="Id of the clause, e.g. '14.2', '4.1(a)', '5(1)'.")
+    review_context: ReviewContext | None = Field(
+        None, description="Internal: our party, the documents and the domain's positions."
+    )
 
 
 def require_clause(structure: DocumentStructure | None, clause_id: str) -> ClauseNode:

@@ -42,7 +42,7 @@ from contract_review.parties import (
     party_roles,
     role_actions,
 )
-from contract_review.skills.context import ReviewContext, SkillState
+from contract_review.skills.context import ReviewContext, SkillState, StructureInput
 from contract_review.skills.local.compare_with_baseline import (
     ChangedNumber,
     CompareWithBaselineInput,
@@ -72,7 +72,7 @@ PAYER_ROLES = frozenset({"employer", "buyer", "customer", "licensee", "lessee"})
 """Roles paying under the contract."""
 
 
-class AssessDeviationInput(BaseModel):
+class AssessDeviationInput(StructureInput):
     """Input of assess_deviation."""
 
     clause_id: str = Field(description="Id of the contract clause, e.g. '20.1', '15.1'.")
@@ -80,9 +80,6 @@ class AssessDeviationInput(BaseModel):
         None,
         description="Baseline wording to compare with, if you have it. Leave empty to use the "
         "loaded baseline document or the domain's baseline position.",
-    )
-    document_structure: DocumentStructure | None = Field(
-        None, description="Contract structure (filled in by the system)."
     )
     baseline_structure: DocumentStructure | None = Field(
         None, description="Structure of the baseline document (filled in by the system)."

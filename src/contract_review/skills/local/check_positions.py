@@ -20,7 +20,12 @@ from pydantic import BaseModel, Field
 from contract_review.models import DocumentStructure, RiskLevel, RiskPoint
 from contract_review.parties import PartyRoles, party_actions, party_mentions, party_roles
 from contract_review.playbook import BREADTH, PartyCheck, Position
-from contract_review.skills.context import ReviewContext, SkillState, require_clause
+from contract_review.skills.context import (
+    ClauseSkillInput,
+    ReviewContext,
+    SkillState,
+    require_clause,
+)
 from contract_review.skills.risks import RiskFactory
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 from contract_review.text import SEGMENT_END, has_cjk
@@ -43,16 +48,8 @@ _RIGHT_KINDS = frozenset({"right"})
 _DUTY_KINDS = frozenset({"obligation", "bears", "denial"})
 
 
-class CheckPositionsInput(BaseModel):
+class CheckPositionsInput(ClauseSkillInput):
     """Input of check_positions."""
-
-    clause_id: str = Field(description="Id of the clause, e.g. '10.2'.")
-    document_structure: DocumentStructure | None = Field(
-        None, description="Internal: the parsed contract."
-    )
-    review_context: ReviewContext | None = Field(
-        None, description="Internal: our party and the playbook."
-    )
 
 
 class PositionFinding(BaseModel):

@@ -5,21 +5,18 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from contract_review.models import ClauseNode, DocumentStructure
-from contract_review.skills.context import SkillState, require_clause
+from contract_review.skills.context import SkillState, StructureInput, require_clause
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 SKILL_ID = "get_clause_context"
 
 
-class ClauseContextInput(BaseModel):
+class ClauseContextInput(StructureInput):
     """Input of get_clause_context."""
 
     clause_id: str = Field(description="Id of the clause, e.g. '14.2', '4.1(a)', '5(1)'.")
     max_chars: int = Field(
         6000, ge=200, le=50_000, description="Longest clause text returned; longer is cut."
-    )
-    document_structure: DocumentStructure | None = Field(
-        None, description="Contract structure (filled in by the system)."
     )
 
 

@@ -23,7 +23,7 @@ from pydantic import BaseModel, Field
 from contract_review.errors import SkillError
 from contract_review.models import ClauseNode, DocumentRole, DocumentStructure
 from contract_review.parties import role_actions
-from contract_review.skills.context import ReviewContext, SkillState, require_clause
+from contract_review.skills.context import ReviewContext, SkillState, StructureInput, require_clause
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 from contract_review.text import CJK_IDEOGRAPHS
 from contract_review.text.numerals import CN_NUMERAL_CHARS, chinese_to_int
@@ -43,7 +43,7 @@ _MAX_DIFF_CELLS = 4_000_000
 """Token-diff blocks larger than this (len(a) × len(b)) are reported as one replacement."""
 
 
-class CompareWithBaselineInput(BaseModel):
+class CompareWithBaselineInput(StructureInput):
     """Input of compare_with_baseline."""
 
     clause_id: str = Field(description="Id of the contract clause, e.g. '20.1', '15.1'.")
@@ -52,9 +52,6 @@ class CompareWithBaselineInput(BaseModel):
         description="Baseline wording to compare with, if you have it (e.g. the standard-form "
         "text of the clause). Leave empty to use the loaded baseline document or the domain's "
         "baseline position.",
-    )
-    document_structure: DocumentStructure | None = Field(
-        None, description="Contract structure (filled in by the system)."
     )
     baseline_structure: DocumentStructure | None = Field(
         None, description="Structure of the baseline document (filled in by the system)."

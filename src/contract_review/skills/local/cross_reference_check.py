@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from contract_review.models import ClauseNode, DocumentRole, DocumentStructure, RiskLevel, RiskPoint
 from contract_review.skills.cache import per_structure
-from contract_review.skills.context import ReviewContext, SkillState, require_clause
+from contract_review.skills.context import ReviewContext, SkillState, StructureInput, require_clause
 from contract_review.skills.risks import RiskFactory
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
@@ -26,13 +26,10 @@ _DELETED = re.compile(
 _MAX_CYCLE = 6
 
 
-class CrossReferenceCheckInput(BaseModel):
+class CrossReferenceCheckInput(StructureInput):
     """Input of cross_reference_check."""
 
     clause_id: str = Field(description="Clause whose references to check, e.g. '20.1'.")
-    document_structure: DocumentStructure | None = Field(
-        None, description="Contract structure (filled in by the system)."
-    )
     baseline_structure: DocumentStructure | None = Field(
         None, description="Baseline document structure, if the review has one (system)."
     )

@@ -46,7 +46,7 @@ from contract_review.models import (
     TextLocation,
 )
 from contract_review.parties import GENERIC_LABELS, party_roles, role_key
-from contract_review.skills.context import ReviewContext, SkillState, require_clause
+from contract_review.skills.context import ReviewContext, SkillState, StructureInput, require_clause
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 from contract_review.text import HAN
 from contract_review.text.numerals import (
@@ -59,7 +59,7 @@ from contract_review.text.numerals import (
 SKILL_ID = "draft_redline_comment"
 
 
-class DraftRedlineInput(BaseModel):
+class DraftRedlineInput(StructureInput):
     """Input of draft_redline_comment."""
 
     clause_id: str = Field(description="Id of the clause to edit, e.g. '14.2', '4.1(a)', '5(1)'.")
@@ -80,9 +80,6 @@ class DraftRedlineInput(BaseModel):
         max_length=20_000,
         description="Exact new wording for the quoted text, if the reviewer gave one; only the "
         "part that differs from the quote is redlined.",
-    )
-    document_structure: DocumentStructure | None = Field(
-        None, description="Contract structure (filled in by the system)."
     )
     review_context: ReviewContext | None = Field(
         None, description="Review facts: our party, language (filled in by the system)."

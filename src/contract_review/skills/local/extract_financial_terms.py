@@ -16,7 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from contract_review.models import ClauseNode, DocumentStructure, RiskLevel, RiskPoint
-from contract_review.skills.context import SkillState, require_clause
+from contract_review.skills.context import SkillState, StructureInput, require_clause
 from contract_review.skills.risks import RiskFactory
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 from contract_review.text import CJK_IDEOGRAPHS, HAN, SEGMENT_END
@@ -61,7 +61,7 @@ FlagCode = Literal[
 # --------------------------------------------------------------------------------------------
 
 
-class FinancialTermsInput(BaseModel):
+class FinancialTermsInput(StructureInput):
     """Input of extract_financial_terms."""
 
     clause_id: str = Field(description="Id of the clause, e.g. '14.2', '8.8', '4.1(a)', '16'.")
@@ -70,9 +70,6 @@ class FinancialTermsInput(BaseModel):
         max_length=50_000,
         description="Optional text to analyse instead of the clause's own text (ad-hoc use); "
         "offsets then index this text and the clause, if it exists, only lends its heading.",
-    )
-    document_structure: DocumentStructure | None = Field(
-        None, description="Contract structure (filled in by the system)."
     )
 
 

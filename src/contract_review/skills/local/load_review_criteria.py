@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from contract_review.errors import SkillError
 from contract_review.models import ClauseNode, DocumentStructure, RiskLevel
-from contract_review.skills.context import ReviewContext, SkillState, require_clause
+from contract_review.skills.context import ReviewContext, SkillState, StructureInput, require_clause
 from contract_review.skills.local.search_reference_doc import (
     EN_STOPWORDS,
     chinese_words,
@@ -104,16 +104,13 @@ class CriterionMatch(BaseModel):
     evidence: list[str] = Field(description="What matched: the clause id or the words found.")
 
 
-class LoadReviewCriteriaInput(BaseModel):
+class LoadReviewCriteriaInput(StructureInput):
     """Input of load_review_criteria."""
 
     clause_id: str = Field(description="Id of the clause, e.g. '14.2', '4.1(a)', '5(1)'.")
     max_results: int = Field(10, ge=1, le=100, description="Most criteria returned.")
     criteria_file_path: str | None = Field(
         None, description="Playbook file chosen by the user (filled in by the system)."
-    )
-    document_structure: DocumentStructure | None = Field(
-        None, description="Contract structure (filled in by the system)."
     )
 
 

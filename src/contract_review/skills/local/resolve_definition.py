@@ -8,23 +8,20 @@ from pydantic import BaseModel, Field
 
 from contract_review.models import DocumentStructure, RiskLevel, RiskPoint
 from contract_review.skills.cache import per_structure
-from contract_review.skills.context import SkillState, require_clause
+from contract_review.skills.context import SkillState, StructureInput, require_clause
 from contract_review.skills.risks import RiskFactory
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 SKILL_ID = "resolve_definition"
 
 
-class ResolveDefinitionInput(BaseModel):
+class ResolveDefinitionInput(StructureInput):
     """Input of resolve_definition."""
 
     clause_id: str = Field(description="Clause whose terms to resolve, e.g. '4.1'.")
     terms: list[str] = Field(
         default_factory=list,
         description="Specific terms to look up (optional); by default every term the clause uses.",
-    )
-    document_structure: DocumentStructure | None = Field(
-        None, description="Contract structure (filled in by the system)."
     )
 
 

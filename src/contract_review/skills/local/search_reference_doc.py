@@ -35,7 +35,7 @@ from pydantic import BaseModel, Field
 
 from contract_review.errors import SkillError
 from contract_review.models import ClauseNode, DocumentRole, DocumentStructure, TaskDocument
-from contract_review.skills.context import ReviewContext, SkillState, require_clause
+from contract_review.skills.context import ReviewContext, SkillState, StructureInput, require_clause
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 from contract_review.text import CJK_IDEOGRAPHS
 
@@ -488,7 +488,7 @@ def clear_cache() -> None:
 # --------------------------------------------------------------------------------------------
 
 
-class SearchReferenceDocInput(BaseModel):
+class SearchReferenceDocInput(StructureInput):
     """Input of search_reference_doc."""
 
     query: str | None = Field(
@@ -503,9 +503,6 @@ class SearchReferenceDocInput(BaseModel):
     clause_id: str = Field(
         "",
         description="Contract clause whose title and text form the query when no query is given.",
-    )
-    document_structure: DocumentStructure | None = Field(
-        None, description="Contract structure (filled in by the system)."
     )
     reference_documents: list[TaskDocument] = Field(
         default_factory=list, description="Reference documents (filled in by the system)."

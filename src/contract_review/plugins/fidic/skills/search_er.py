@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import re
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from contract_review.errors import SkillError
 from contract_review.models import ClauseNode, DocumentRole, DocumentStructure, TaskDocument
-from contract_review.skills.context import ReviewContext, SkillState, require_clause
+from contract_review.skills.context import ReviewContext, SkillState, StructureInput, require_clause
 from contract_review.skills.local.search_reference_doc import (
     SearchReferenceDocInput,
     SearchReferenceDocOutput,
@@ -124,7 +124,7 @@ def topic_expansion(subject: str) -> tuple[list[str], list[str]]:
     return topics, list(dict.fromkeys(terms))
 
 
-class SearchErInput(BaseModel):
+class SearchErInput(StructureInput):
     """Input of fidic_search_er."""
 
     clause_id: str = Field(description="Contract clause whose subject is searched, e.g. '4.1'.")
@@ -136,9 +136,6 @@ class SearchErInput(BaseModel):
     top_k: int = Field(5, ge=1, le=50, description="Most passages returned.")
     document_id: str | None = Field(
         None, description="Search only this reference document (its id); omit to search all."
-    )
-    document_structure: DocumentStructure | None = Field(
-        None, description="Contract structure (filled in by the system)."
     )
     reference_documents: list[TaskDocument] = Field(
         default_factory=list, description="Employer's Requirements (filled in by the system)."

@@ -41,7 +41,7 @@ from contract_review.parties import (
     party_roles,
     role_actions,
 )
-from contract_review.skills.context import ReviewContext, SkillState, require_clause
+from contract_review.skills.context import ReviewContext, SkillState, StructureInput, require_clause
 from contract_review.skills.local.extract_financial_terms import analyse as analyse_terms
 from contract_review.skills.risks import RiskFactory
 from contract_review.skills.schema import SkillBackend, SkillRegistration
@@ -81,7 +81,7 @@ Consequence = Literal[
 # --------------------------------------------------------------------------------------------
 
 
-class TimeBarInput(BaseModel):
+class TimeBarInput(StructureInput):
     """Input of fidic_calculate_time_bar."""
 
     clause_id: str = Field(description="Id of the clause, e.g. '20.1', '14.7', '15.1'.")
@@ -89,9 +89,6 @@ class TimeBarInput(BaseModel):
         None,
         description="Optional ISO date (YYYY-MM-DD) of the triggering event; when given, each "
         "time limit gets a concrete deadline date.",
-    )
-    document_structure: DocumentStructure | None = Field(
-        None, description="Contract structure (filled in by the system)."
     )
     review_context: ReviewContext | None = Field(
         None, description="Review facts: our party, domain (filled in by the system)."

@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 from contract_review.errors import SkillError
 from contract_review.models import ClauseNode, DocumentStructure, RiskPoint
 from contract_review.parties import PartyRoles, party_mentions, party_roles, role_actions
-from contract_review.skills.context import ReviewContext, SkillState, require_clause
+from contract_review.skills.context import ReviewContext, SkillState, StructureInput, require_clause
 from contract_review.skills.local.extract_financial_terms import (
     FinancialTermsInput,
     FinancialTermsOutput,
@@ -31,16 +31,13 @@ SCOPE_DESCRIPTION = (
 )
 
 
-class ScopedInput(BaseModel):
+class ScopedInput(StructureInput):
     """Input shared by the sha_spa skills: a clause (or the whole document) and our party."""
 
     clause_id: str = Field(description="Clause to analyse, e.g. '7' or '7.1' ('第四条' → '4').")
     scope: Scope = Field("clause", description=SCOPE_DESCRIPTION)
     our_party: str = Field(
         "", description="Party we act for ('Buyer', '投资方'); defaults to the review's."
-    )
-    document_structure: DocumentStructure | None = Field(
-        None, description="Contract structure (filled in by the system)."
     )
     review_context: ReviewContext | None = Field(
         None, description="Review facts (filled in by the system)."
