@@ -16,7 +16,23 @@ from contract_review.text import has_cjk
 
 from .schema import Playbook, Position, Recognition, Wording
 
-__all__ = ["PlaybookError", "dump_playbook", "load_playbook", "packaged_playbook", "parse_playbook"]
+__all__ = [
+    "PlaybookError",
+    "dump_playbook",
+    "load_playbook",
+    "packaged_playbook",
+    "parse_playbook",
+    "read_yaml",
+]
+
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def read_yaml(text: str) -> Any:
+    """Safe YAML, with libyaml's loader when PyYAML has it (ten times faster: the packaged
+    catalogues and playbooks are read at every start)."""
+    return yaml.load(text, Loader=_LOADER)
+
 
 FULL_FORMAT = (".yaml", ".yml", ".json")
 FLAT_FORM = (".csv", ".tsv", ".xlsx", ".xlsm")
@@ -108,7 +124,7 @@ def load_playbook(path: Path) -> Playbook:
         raise PlaybookError(f"{path.name}: unsupported playbook type '{suffix}' (use {known})")
     text = path.read_text(encoding="utf-8-sig")
     try:
-        data = json.loads(text) if suffix == ".json" else yaml.safe_load(text)
+        data = json.loads(text) if suffix == ".json" else read_yaml(text)
     except (json.JSONDecodeError, yaml.YAMLError) as exc:
         line = str(exc).strip().splitlines()
         raise PlaybookError(f"{path.name}: not valid {suffix[1:].upper()}: {line[0]}") from None
@@ -122,7 +138,7 @@ def load_playbook(path: Path) -> Playbook:
 
 def packaged_playbook(path: Path) -> Playbook:
     """A playbook shipped with a domain plugin (a malformed one is a bug: it fails loudly)."""
-    return parse_playbook(yaml.safe_load(path.read_text(encoding="utf-8")), path.name)
+    return parse_playbook(read_yaml(path.read_text(encoding="utf-8")), path.name)
 
 
 def dump_playbook(playbook: Playbook) -> str:

@@ -24,10 +24,9 @@ from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from contract_review.models import ClauseKind, ClauseNode, DocumentStructure, Priority
 from contract_review.models import ReviewChecklistItem as Item
+from contract_review.playbook.files import read_yaml
 from contract_review.text import HAN
 
 from .baselines import ALL_BOOKS, NUMBERING_1999
@@ -119,7 +118,7 @@ def _entry(raw: dict[str, Any]) -> ChecklistEntry:
 
 
 def _load_checklist() -> tuple[ChecklistEntry, ...]:
-    data = yaml.safe_load(Path(__file__).with_name("checklist.yaml").read_text(encoding="utf-8"))
+    data = read_yaml(Path(__file__).with_name("checklist.yaml").read_text(encoding="utf-8"))
     return tuple(_entry(raw) for raw in data["checklist"])
 
 

@@ -35,8 +35,6 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from contract_review.models import (
     ClauseKind,
     ClauseNode,
@@ -44,6 +42,7 @@ from contract_review.models import (
     Priority,
     ReviewChecklistItem,
 )
+from contract_review.playbook.files import read_yaml
 from contract_review.text import has_cjk
 
 __all__ = [
@@ -151,7 +150,7 @@ def _topic(entry: dict[str, Any]) -> Topic:
 
 
 def _load_topics() -> tuple[Topic, ...]:
-    data = yaml.safe_load((Path(__file__).with_name("topics.yaml")).read_text(encoding="utf-8"))
+    data = read_yaml(Path(__file__).with_name("topics.yaml").read_text(encoding="utf-8"))
     return tuple(_topic(entry) for entry in data["topics"])
 
 
