@@ -122,12 +122,14 @@ This Agreement is made between Nordlicht Software GmbH (the "Supplier") and Harb
 1.2 The courts of England shall have exclusive jurisdiction over any dispute.
 1.3 All Deliverables shall be the exclusive property of the Client upon payment.
 1.4 The Client shall pay each invoice within thirty (30) days.
+1.5 The Supplier will indemnify the Client from any and all third party claims, liability, damages and costs (including, but not limited to, reasonable attorneys' fees) arising from its breach.
 """
 
 
 @pytest.mark.parametrize("party", ["Supplier", "Client"])
 def test_common_wording_is_no_one_sided_term(party: str) -> None:
-    """'including without limitation', 'exclusive jurisdiction', 'exclusive property' and a
-    payment term are ordinary drafting, whichever side we act for."""
-    for clause in ("1.1", "1.2", "1.3", "1.4"):
+    """'including without limitation', 'including, but not limited to', 'exclusive
+    jurisdiction', 'exclusive property' and a payment term are ordinary drafting, whichever
+    side we act for."""
+    for clause in ("1.1", "1.2", "1.3", "1.4", "1.5"):
         assert _findings(COMMON, party, clause).findings == [], clause

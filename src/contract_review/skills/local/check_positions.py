@@ -148,6 +148,7 @@ def _findings(position: Position, text: str, roles: PartyRoles) -> list[Position
             if judged is None:
                 continue
             effect, holder = judged
+            language = "zh" if has_cjk(sentence) else "en"
             breadth = list(dict.fromkeys(m.group().lower() for m in _BREADTH.finditer(sentence)))
             level = check.breadth_level if breadth else check.level
             out.append(
@@ -160,9 +161,9 @@ def _findings(position: Position, text: str, roles: PartyRoles) -> list[Position
                     holder=holder,
                     quote=sentence,
                     breadth=breadth,
-                    standard=position.standard.text("zh" if has_cjk(sentence) else "en"),
-                    fallback=position.fallback.text("en") if position.fallback else "",
-                    rationale=position.rationale.text("en") if position.rationale else "",
+                    standard=position.standard.text(language),
+                    fallback=position.fallback.text(language) if position.fallback else "",
+                    rationale=position.rationale.text(language) if position.rationale else "",
                 )
             )
     return out
@@ -171,8 +172,8 @@ def _findings(position: Position, text: str, roles: PartyRoles) -> list[Position
 async def handle(inp: CheckPositionsInput) -> CheckPositionsOutput:
     """Check the clause's text against every position that has checks.
 
-    A coroutine, so it runs on the event loop: a clause takes well under a millisecond of
-    regular expressions, less than a worker-thread hand-off costs."""
+    A coroutine, so it runs on the event loop: a clause takes about a millisecond of regular
+    expressions (none without a party), not worth a worker-thread hand-off."""
     ctx = inp.review_context or ReviewContext()
     clause = require_clause(inp.document_structure, inp.clause_id)
     out = CheckPositionsOutput(clause_id=clause.clause_id, our_party=ctx.our_party, findings=[])
