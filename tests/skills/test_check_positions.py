@@ -133,3 +133,49 @@ def test_common_wording_is_no_one_sided_term(party: str) -> None:
     side we act for."""
     for clause in ("1.1", "1.2", "1.3", "1.4", "1.5"):
         assert _findings(COMMON, party, clause).findings == [], clause
+
+
+NUMBERS = """SUBSCRIPTION AGREEMENT
+
+This Agreement is made between Nordlicht Software GmbH (the "Supplier") and Harbourside Foods Ltd (the "Client").
+
+1. Payment
+1.1 The Client shall pay each invoice within thirty (30) days.
+1.2 Any amount not paid when due bears interest at two percent (2%) per month.
+1.3 Any amount not paid when due bears interest at four percent (4%) per annum.
+
+2. Liability
+2.1 The Supplier's total liability shall not exceed the fees paid in the one (1) month before the claim.
+2.2 The Supplier's total liability shall not exceed the fees paid in the twelve (12) months before the claim.
+
+3. Term
+3.1 This Agreement renews automatically for further periods of one year unless the Client gives notice of non-renewal at least one hundred and twenty-five (125) days before the end of the term.
+"""
+
+
+@pytest.mark.parametrize(
+    ("party", "clause", "expected"),
+    [
+        # 2% a month is 24% a year: beyond the 18% fallback; the payer is the Client
+        ("Client", "1.2", [("late_payment_interest", "against_us", RiskLevel.MEDIUM)]),
+        ("Supplier", "1.2", [("late_payment_interest", "favourable", RiskLevel.MEDIUM)]),
+        ("Client", "1.3", []),  # 4% a year: within the standard
+        # a cap of one month's fees on the Supplier: below the 3-month walk-away, for the Client
+        ("Client", "2.1", [("liability_cap_level", "against_us", RiskLevel.HIGH)]),
+        ("Supplier", "2.1", [("liability_cap_level", "favourable", RiskLevel.HIGH)]),
+        ("Client", "2.2", []),  # twelve months: the standard
+        ("Client", "3.1", [("non_renewal_notice", "against_us", RiskLevel.HIGH)]),
+    ],
+)
+def test_numbers_against_the_tiers(
+    party: str, clause: str, expected: list[tuple[str, str, RiskLevel]]
+) -> None:
+    assert _effects(_findings(NUMBERS, party, clause)) == expected
+
+
+def test_a_chinese_daily_rate_is_annualised() -> None:
+    text = "买卖合同\n\n甲方（买方）：华东精密仪器有限公司\n乙方（卖方）：北岭机电设备有限公司\n\n第一条 付款\n甲方逾期付款的，每逾期一日按逾期金额的千分之三支付违约金。\n"
+    out = _findings(text, "甲方", "1")
+    assert _effects(out) == [("late_payment_interest", "against_us", RiskLevel.HIGH)]
+    assert out.findings[0].value == pytest.approx(109.5)  # 0.3% a day = 109.5% a year
+    assert out.findings[0].measure == "annual_rate"

@@ -4,11 +4,23 @@
 from __future__ import annotations
 
 from .files import PlaybookError, dump_playbook, load_playbook, packaged_playbook, parse_playbook
-from .schema import BREADTH, Level, PartyCheck, Playbook, Position, Recognition, Wording
+from .schema import (
+    BREADTH,
+    Check,
+    Level,
+    NumberCheck,
+    PartyCheck,
+    Playbook,
+    Position,
+    Recognition,
+    Wording,
+)
 
 __all__ = [
     "BREADTH",
+    "Check",
     "Level",
+    "NumberCheck",
     "PartyCheck",
     "Playbook",
     "PlaybookError",

@@ -11,13 +11,23 @@ users load their own with `--criteria`.
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from contract_review.models import BaselinePosition
 
-__all__ = ["BREADTH", "Level", "PartyCheck", "Playbook", "Position", "Recognition", "Wording"]
+__all__ = [
+    "BREADTH",
+    "Check",
+    "Level",
+    "NumberCheck",
+    "PartyCheck",
+    "Playbook",
+    "Position",
+    "Recognition",
+    "Wording",
+]
 
 Level = Literal["low", "medium", "high"]
 """How much a departure from the position weighs."""
@@ -109,6 +119,46 @@ class PartyCheck(_Strict):
         return _regexes(patterns)
 
 
+class NumberCheck(_Strict):
+    """A number in a term, measured against the position's tiers: a late-payment rate per year,
+    a period in days, a cap in months of fees. The term hurts us when `bearer` bears it —
+    `us` (we pay the interest, we must give the notice) or `them` (it is their liability that
+    the low cap limits). Within `standard`: no risk; within `fallback`: low; beyond it: medium;
+    beyond `walk_away`: high."""
+
+    kind: Literal["number"] = Field(description="A measured number.")
+    patterns: list[str] = Field(
+        min_length=1, description="Regular expressions (case-insensitive) for the term, EN/ZH."
+    )
+    measure: Literal["annual_rate", "days", "months_of_fees"] = Field(
+        description="What the number is: % a year (per day/month rates annualised), days, or "
+        "months of fees."
+    )
+    worse: Literal["higher", "lower"] = Field(description="Which way hurts the bearer.")
+    bearer: Literal["us", "them"] = Field("us", description="Whom the term must burden to hurt us.")
+    standard: float = Field(description="Acceptable without comment up to (or from) this value.")
+    fallback: float = Field(description="Acceptable with a low risk up to (or from) this value.")
+    walk_away: float = Field(description="Beyond this value the risk is high.")
+
+    @field_validator("patterns")
+    @classmethod
+    def _check_patterns(cls, patterns: list[str]) -> list[str]:
+        return _regexes(patterns)
+
+    def level(self, value: float) -> Level | None:
+        """The risk of `value` for the bearer: None within the standard."""
+        sign = 1.0 if self.worse == "higher" else -1.0
+        if sign * value <= sign * self.standard:
+            return None
+        if sign * value <= sign * self.fallback:
+            return "low"
+        return "high" if sign * value > sign * self.walk_away else "medium"
+
+
+Check = Annotated[PartyCheck | NumberCheck, Field(discriminator="kind")]
+"""A deterministic check of a position."""
+
+
 class Position(_Strict):
     """What we want on one point, in tiers, with the reasons and the language to ask for it."""
 
@@ -129,7 +179,7 @@ class Position(_Strict):
     redline: Wording | None = Field(
         None, description="Language that moves a clause toward the standard."
     )
-    checks: list[PartyCheck] = Field(
+    checks: list[Check] = Field(
         default_factory=list, description="Deterministic checks of a clause against the position."
     )
     source: str = Field("", description="Where the position comes from (facts, not wording).")

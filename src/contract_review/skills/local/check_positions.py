@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 
 from contract_review.models import DocumentStructure, RiskLevel, RiskPoint
 from contract_review.parties import PartyRoles, party_actions, party_mentions, party_roles
-from contract_review.playbook import BREADTH, PartyCheck, Position
+from contract_review.playbook import BREADTH, NumberCheck, PartyCheck, Position
 from contract_review.skills.context import (
     ClauseSkillInput,
     ReviewContext,
@@ -29,6 +29,7 @@ from contract_review.skills.context import (
 from contract_review.skills.risks import RiskFactory
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 from contract_review.text import SEGMENT_END, has_cjk
+from contract_review.text.numerals import chinese_to_decimal
 
 __all__ = [
     "REGISTRATION",
@@ -63,6 +64,10 @@ class PositionFinding(BaseModel):
     holder: str = Field(description="The party word that holds the right or bears the duty.")
     quote: str = Field(description="The sentence stating the term, verbatim.")
     breadth: list[str] = Field(description="Words that make it broad ('at any time').")
+    value: float | None = Field(
+        None, description="The number measured (% a year, days, or months of fees)."
+    )
+    measure: str = Field("", description="What `value` measures.")
     standard: str = Field(description="Our standard position.")
     fallback: str = Field("", description="What we accept without escalating.")
     rationale: str = Field("", description="Why it matters.")
@@ -137,36 +142,181 @@ def _judge(check: PartyCheck, sentence: str, roles: PartyRoles) -> tuple[Effect,
     return ("against_us" if against else "favourable"), actors[0][1]
 
 
-def _findings(position: Position, text: str, roles: PartyRoles) -> list[PositionFinding]:
+def _finding(
+    position: Position,
+    check: PartyCheck | NumberCheck,
+    sentence: str,
+    effect: Effect,
+    holder: str,
+    level: str,
+    breadth: list[str],
+    value: float | None = None,
+) -> PositionFinding:
+    language = "zh" if has_cjk(sentence) else "en"
+    return PositionFinding(
+        position_id=position.id,
+        topic=position.topic,
+        effect=effect,
+        check=check.kind,
+        level=RiskLevel(level),
+        holder=holder,
+        quote=sentence,
+        breadth=breadth,
+        value=value,
+        measure=check.measure if isinstance(check, NumberCheck) else "",
+        standard=position.standard.text(language),
+        fallback=position.fallback.text(language) if position.fallback else "",
+        rationale=position.rationale.text(language) if position.rationale else "",
+    )
+
+
+def _findings(
+    position: Position, text: str, roles: PartyRoles, payer: tuple[str, str] | None
+) -> list[PositionFinding]:
     out = []
     for check in position.checks:
         for start, end in _segments(text):
             sentence = text[start:end].strip()
             if not any(_compile(p).search(sentence) for p in check.patterns):
                 continue
+            if isinstance(check, NumberCheck):
+                found = _measured(position, check, sentence, roles, payer)
+                if found is not None:
+                    out.append(found)
+                continue
             judged = _judge(check, sentence, roles)
             if judged is None:
                 continue
             effect, holder = judged
-            language = "zh" if has_cjk(sentence) else "en"
             breadth = list(dict.fromkeys(m.group().lower() for m in _BREADTH.finditer(sentence)))
             level = check.breadth_level if breadth else check.level
-            out.append(
-                PositionFinding(
-                    position_id=position.id,
-                    topic=position.topic,
-                    effect=effect,
-                    check=check.kind,
-                    level=RiskLevel(level),
-                    holder=holder,
-                    quote=sentence,
-                    breadth=breadth,
-                    standard=position.standard.text(language),
-                    fallback=position.fallback.text(language) if position.fallback else "",
-                    rationale=position.rationale.text(language) if position.rationale else "",
-                )
-            )
+            out.append(_finding(position, check, sentence, effect, holder, level, breadth))
     return out
+
+
+# --------------------------------------------------------------------------------------------
+# Numbers: rates a year, periods in days, caps in months of fees
+# --------------------------------------------------------------------------------------------
+
+_PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s*(?:%|per\s?cent\b|percent\b)", re.I)
+_ZH_FRACTION = re.compile(r"(百分之|千分之|万分之)([零〇一二两三四五六七八九十百\d.]+)")
+_EN_PERIOD = re.compile(
+    r"\b(?:per|a|each|every)\s+(?:calendar\s+)?(day|week|month|annum|year)\b"
+    r"|\b(daily|weekly|monthly|annually|yearly)\b",
+    re.I,
+)
+_ZH_PERIOD = re.compile(
+    r"(每(?:逾期)?(?:一)?日|每天|按日|日利率|每周|每月|按月|月利率|每年|按年|年利率|年化)"
+)
+_PER_YEAR = {"day": 365.0, "daily": 365.0, "week": 52.0, "weekly": 52.0, "month": 12.0}
+_PER_YEAR |= {"monthly": 12.0, "annum": 1.0, "year": 1.0, "annually": 1.0, "yearly": 1.0}
+_DAYS = re.compile(
+    r"\(?(\d+)\)?\s*(?:calendar\s+|business\s+|working\s+)?(days?|weeks?|months?|years?)\b"
+    r"|(\d+|[一二两三四五六七八九十百]+)\s*(?:个)?(日|天|工作日|周|月|年)",
+    re.I,
+)
+_UNIT_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365, "日": 1, "天": 1, "工作日": 1}
+_UNIT_DAYS |= {"周": 7, "月": 30, "年": 365}
+
+
+def _annual_rate(sentence: str) -> float | None:
+    """The first rate of `sentence` as % a year (a rate per day or month annualised)."""
+    m = _PERCENT.search(sentence)
+    if m is not None:
+        rate = float(m.group(1))
+        period = _EN_PERIOD.search(sentence, m.end(), m.end() + 60)
+        unit = (period.group(1) or period.group(2)).lower() if period else "year"
+        return rate * _PER_YEAR.get(unit, 1.0)
+    z = _ZH_FRACTION.search(sentence)
+    if z is None:
+        return None
+    number = chinese_to_decimal(z.group(2))
+    if number is None:
+        return None
+    base = {"百分之": 1.0, "千分之": 0.1, "万分之": 0.01}[z.group(1)]
+    period = _ZH_PERIOD.search(sentence)
+    word = period.group(1) if period else "年"
+    per_year = (
+        365.0
+        if "日" in word or "天" in word
+        else 52.0
+        if "周" in word
+        else 12.0
+        if "月" in word
+        else 1.0
+    )
+    return float(number) * base * per_year
+
+
+def _days(sentence: str) -> float | None:
+    """The first period of `sentence`, in days."""
+    m = _DAYS.search(sentence)
+    if m is None:
+        return None
+    if m.group(1):
+        unit = m.group(2).lower().rstrip("s")
+        return float(m.group(1)) * _UNIT_DAYS[unit]
+    number = chinese_to_decimal(m.group(3))
+    return float(number) * _UNIT_DAYS[m.group(4)] if number is not None else None
+
+
+def _months(sentence: str) -> float | None:
+    days = _days(sentence)
+    return days / 30 if days is not None else None
+
+
+_MEASURES = {"annual_rate": _annual_rate, "days": _days, "months_of_fees": _months}
+
+_PAYS = re.compile(r"\bpa(?:y|ys|id|yment)\b|支付|付款", re.I)
+
+
+def _payer(structure: DocumentStructure | None, roles: PartyRoles) -> tuple[str, str] | None:
+    """(side, party word) of the party that pays under the contract: the one most sentences
+    about paying oblige."""
+    if structure is None:
+        return None
+    counts: dict[tuple[str, str], int] = {}
+    for clause in structure.iter_clauses():
+        if clause.children:
+            continue
+        for start, end in _segments(clause.text):
+            sentence = clause.text[start:end]
+            if not _PAYS.search(sentence):
+                continue
+            for a in party_actions(sentence, roles):
+                if a.kind == "obligation" and a.side in ("us", "them"):
+                    key = (a.side, a.alias)
+                    counts[key] = counts.get(key, 0) + 1
+    return max(counts, key=lambda k: counts[k]) if counts else None
+
+
+def _measured(
+    position: Position,
+    check: NumberCheck,
+    sentence: str,
+    roles: PartyRoles,
+    payer: tuple[str, str] | None,
+) -> PositionFinding | None:
+    """The number of the term against the tiers, for the party that bears the term."""
+    value = _MEASURES[check.measure](sentence)
+    if value is None:
+        return None
+    level = check.level(value)
+    if level is None:
+        return None
+    actions = [a for a in party_actions(sentence, roles) if a.side in ("us", "them")]
+    mentions = [(str(side), alias) for _, side, alias in party_mentions(sentence, roles)]
+    side: str
+    if actions:
+        side, holder = str(actions[0].side), actions[0].alias
+    elif mentions and mentions[0][0] in ("us", "them"):
+        side, holder = mentions[0]
+    elif check.measure == "annual_rate" and payer is not None:
+        side, holder = payer  # interest on late payment falls on the party that pays
+    else:
+        return None
+    effect: Effect = "against_us" if side == check.bearer else "favourable"
+    return _finding(position, check, sentence, effect, holder, level, [], value)
 
 
 async def handle(inp: CheckPositionsInput) -> CheckPositionsOutput:
@@ -184,9 +334,13 @@ async def handle(inp: CheckPositionsInput) -> CheckPositionsOutput:
     if not roles.resolved:
         return out
     text = clause.text
-    findings = [f for p in positions for f in _findings(p, text, roles)]
+    payer = _payer(inp.document_structure, roles)
+    findings = [f for p in positions for f in _findings(p, text, roles, payer)]
     findings.sort(key=lambda f: text.find(f.quote))
     return out.model_copy(update={"findings": findings})
+
+
+_MEASURE_WORDS = {"annual_rate": "% a year", "days": " days", "months_of_fees": " months of fees"}
 
 
 def risk_rule(risk: RiskFactory, out: CheckPositionsOutput) -> list[RiskPoint]:
@@ -195,16 +349,18 @@ def risk_rule(risk: RiskFactory, out: CheckPositionsOutput) -> list[RiskPoint]:
     for f in out.findings:
         if f.effect != "against_us":
             continue
-        broad = f" ({', '.join(f.breadth)})" if f.breadth else ""
+        if f.value is not None:
+            what = f"{f.value:g}{_MEASURE_WORDS.get(f.measure, '')} for {f.holder}"
+        else:
+            broad = f" ({', '.join(f.breadth)})" if f.breadth else ""
+            alone = "holds the right alone" if f.check == "their_right" else "bears it alone"
+            what = f"one-sided against us: {f.holder} {alone}{broad}"
         risks.append(
             risk.risk(
                 SKILL_ID,
                 f.level,
                 f"playbook: {f.topic}",
-                f"{f.topic}: one-sided against us — {f.holder} "
-                + ("holds the right alone" if f.check == "their_right" else "bears the duty alone")
-                + broad
-                + ".",
+                f"{f.topic}: {what}.",
                 reason=f.rationale,
                 analysis=f"Standard: {f.standard}"
                 + (f" Fallback: {f.fallback}" if f.fallback else ""),
