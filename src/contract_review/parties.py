@@ -77,7 +77,8 @@ ROLE_SYNONYMS: dict[str, tuple[str, ...]] = {
     "lessee": ("Lessee", "Tenant", "承租方", "承租人"),
     "lender": ("Lender", "贷款人", "出借人"),
     "borrower": ("Borrower", "借款人"),
-    "distributor": ("Distributor", "经销商", "分销商"),
+    "distributor": ("Distributor", "Reseller", "Dealer", "经销商", "分销商", "代理商"),
+    "manufacturer": ("Manufacturer", "Producer", "制造商", "生产商", "生产方"),
     "principal": ("Principal", "委托人"),
     "agent": ("Agent", "代理人", "受托人"),
     "recipient": ("Recipient", "接收方"),
@@ -103,7 +104,8 @@ COUNTERPARTS: dict[str, tuple[str, ...]] = {
     "lender": ("borrower",),
     "borrower": ("lender",),
     "subcontractor": ("contractor",),
-    "distributor": ("supplier", "seller"),
+    "distributor": ("supplier", "seller", "manufacturer"),
+    "manufacturer": ("distributor", "buyer", "customer"),
     "principal": ("agent",),
     "agent": ("principal",),
     "recipient": ("provider",),
@@ -770,8 +772,16 @@ _ORG_SUFFIX = re.compile(r"(?<![A-Za-z])" + _EN_SUFFIX + r"(?![A-Za-z])")
 
 
 def _preamble_window(structure: DocumentStructure) -> str:
-    """The text before the first clause, or the document's opening when it has none."""
-    return _preamble_text(structure)[:6000]
+    """The text before the first clause, or the document's opening when it has none, with the
+    list items that follow it ("made between: (1) Acme S.p.A. …; and (2) …")."""
+    text = _preamble_text(structure)
+    after = structure.clauses[1:] if structure.clauses else []
+    if structure.clauses and structure.clauses[0].kind is ClauseKind.PREAMBLE:
+        for clause in after:
+            if clause.kind is not ClauseKind.ITEM:
+                break
+            text += "\n\n" + clause.text
+    return text[:6000]
 
 
 def _org_before(text: str, end: int) -> str | None:
@@ -782,6 +792,10 @@ def _org_before(text: str, end: int) -> str | None:
     # The description lies after the previous label and within the paragraph.
     previous = max(head.rfind(")"), head.rfind("\n\n"))
     starts = [m.end() for m in _PARTY_START.finditer(head, previous + 1)]
+    # A numbered list of parties: "(1) Acme S.p.A., a company … ("Manufacturer"); and (2) …"
+    if re.match(r"\s*(?:\(\d{1,2}\)|\(?[a-z]\))\s*$", head[max(0, previous - 3) : previous + 1]):
+        lead = len(head[previous + 1 :]) - len(head[previous + 1 :].lstrip())
+        starts.insert(0, previous + 1 + lead)
     for start in starts:
         run = _NAME_RUN.match(head, start)
         if run is None:

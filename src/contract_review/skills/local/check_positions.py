@@ -45,7 +45,8 @@ SKILL_ID = "check_positions"
 
 Effect = Literal["against_us", "favourable"]
 
-_RIGHT_KINDS = frozenset({"right"})
+_RIGHT_KINDS = frozenset({"right", "exempt"})
+"""A right, or an exemption from liability, held by one side."""
 _DUTY_KINDS = frozenset({"obligation", "bears", "denial"})
 
 
