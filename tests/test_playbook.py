@@ -199,3 +199,80 @@ def test_cli_show_export_validate(tmp_path: Path) -> None:
     assert "severity" in lines[0]
     unknown = runner.invoke(app, ["playbook", "show", "--domain", "nope"])
     assert unknown.exit_code == 2
+
+
+LATE = """SUPPLY TERMS
+
+These terms are agreed between Brightwater Components Ltd (the "Seller") and Orchard Valley Farms LLC (the "Buyer").
+
+1. Price and payment
+1.1 The Buyer shall pay each invoice within thirty (30) days of its date.
+1.2 Overdue amounts shall bear interest at one per cent (1%) per month until paid.
+
+2. Law
+2.1 This Agreement is governed by the laws of England.
+"""
+
+
+def _late_interest_risks(tmp_path: Path, *criteria: str) -> list[dict[str, object]]:
+    contract = tmp_path / "terms.txt"
+    contract.write_text(LATE, encoding="utf-8")
+    out = tmp_path / f"out{len(criteria)}"
+    args = ["review", str(contract), "--party", "Buyer", "--approve", "none", "--out", str(out)]
+    result = runner.invoke(app, [*args, *criteria])
+    assert result.exit_code == 0, result.output
+    found = json.loads((out / "findings.json").read_text(encoding="utf-8"))
+    return [
+        r
+        for c in found["clauses"]
+        for r in c["findings"]["risks"]
+        if r.get("position_id") == "late_payment_interest"
+    ]
+
+
+def test_a_user_playbook_overrides_a_builtin_position(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """12 % a year is within the built-in fallback (low); a client whose walk-away is 10 %
+    gets a high risk, from the exported playbook edited and loaded with --criteria."""
+    monkeypatch.setenv("STATE_DIR", str(tmp_path / "state"))
+    built_in = _late_interest_risks(tmp_path)
+    assert [r["risk_level"] for r in built_in] == ["low"]
+
+    exported = tmp_path / "ours.yaml"
+    result = runner.invoke(
+        app, ["playbook", "export", "--domain", "generic", "--out", str(exported)]
+    )
+    assert result.exit_code == 0, result.output
+    data = yaml.safe_load(exported.read_text(encoding="utf-8"))
+    late = next(p for p in data["positions"] if p["id"] == "late_payment_interest")
+    late["checks"][0].update({"standard": 4, "fallback": 6, "walk_away": 10})
+    # only the edited position in the user's file: the others stay built in
+    data["positions"] = [late]
+    exported.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+
+    edited = _late_interest_risks(tmp_path, "--criteria", str(exported))
+    assert [r["risk_level"] for r in edited] == ["high"]
+    assert "12" in str(edited[0]["description"])
+
+
+def test_a_term_against_the_other_side_is_reported_as_favourable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """For the Seller, the Buyer's 12 % late interest is no risk but a term to keep."""
+    monkeypatch.setenv("STATE_DIR", str(tmp_path / "state"))
+    contract = tmp_path / "terms.txt"
+    contract.write_text(LATE, encoding="utf-8")
+    out = tmp_path / "out"
+    args = ["review", str(contract), "--party", "Seller", "--approve", "none", "--out", str(out)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    found = json.loads((out / "findings.json").read_text(encoding="utf-8"))
+    risks = [r for c in found["clauses"] for r in c["findings"]["risks"]]
+    assert not [r for r in risks if r.get("position_id") == "late_payment_interest"]
+    terms = [t for c in found["clauses"] for t in c["findings"]["favourable"]]
+    assert [t["position_id"] for t in terms] == ["late_payment_interest"]
+    report = (out / "report.md").read_text(encoding="utf-8")
+    assert "## Favourable to us" in report
+    assert "one per cent (1%) per month" in report.split("## Favourable to us")[1]
+    assert "Favourable to us" in (out / "report.html").read_text(encoding="utf-8")

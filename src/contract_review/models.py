@@ -279,9 +279,28 @@ class RiskPoint(_Model):
     reason: str = Field("", description="Why it is a risk for our party.")
     analysis: str = Field("", description="Longer analysis and evidence.")
     location: TextLocation | None = Field(None, description="The verbatim quote supporting it.")
+    position_id: str = Field(
+        "", description="The playbook position the clause was measured against, if any."
+    )
+    burdens: str = Field(
+        "",
+        description="The party the term burdens, in a neutral review ('' when we act for a "
+        "party: the risk is ours).",
+    )
     source_skills: list[str] = Field(
         default_factory=list, description="Skills whose output produced this risk."
     )
+
+
+class FavourableTerm(_Model):
+    """A term that burdens the other side — a right only we hold, a duty only they bear: no
+    risk for us, listed so the lawyer knows what to keep in negotiation."""
+
+    clause_id: str = Field(description="Clause the term is in.")
+    position_id: str = Field(description="The playbook position it was measured against.")
+    topic: str = Field(description="The position's topic, e.g. 'Termination for Convenience'.")
+    description: str = Field(description="What the term gives us, in one sentence.")
+    location: TextLocation | None = Field(None, description="The verbatim quote of the term.")
 
 
 class ActionType(StrEnum):
@@ -436,6 +455,9 @@ class ClauseFindings(_Model):
     risks: list[RiskPoint] = Field(default_factory=list, description="Risks found.")
     diffs: list[DocumentDiff] = Field(default_factory=list, description="Redlines, with status.")
     deviations: list[Deviation] = Field(default_factory=list, description="Baseline deviations.")
+    favourable: list[FavourableTerm] = Field(
+        default_factory=list, description="Terms that burden the other side (not risks)."
+    )
     completed: bool = Field(False, description="Whether the clause's review finished.")
     analysis_mode: str = Field("deterministic", description="'deterministic' or 'llm'.")
     mode_reason: str = Field(

@@ -23,7 +23,7 @@ from langgraph.types import Command
 
 from contract_review.config import Settings, get_settings
 from contract_review.documents import load_task_documents
-from contract_review.errors import InputError, SkillError
+from contract_review.errors import InputError
 from contract_review.exports.redline_docx import write_redline_docx
 from contract_review.exports.report import write_reports
 from contract_review.graph.builder import build_review_graph, item_keys, review_serde
@@ -39,11 +39,11 @@ from contract_review.models import (
     TokenUsage,
 )
 from contract_review.parties import OurSide, find_parties, resolve_party
+from contract_review.playbook import load_playbook
 from contract_review.plugins import create_dispatcher, load_builtin_plugins
 from contract_review.plugins.registry import DomainPlugin, require_plugin
 from contract_review.skills.context import ReviewContext
 from contract_review.skills.dispatcher import SkillDispatcher
-from contract_review.skills.local.load_review_criteria import read_criteria_file
 from contract_review.tasks import (
     ReviewOptions,
     TaskManifest,
@@ -102,10 +102,7 @@ def _documents(options: ReviewOptions) -> list[TaskDocument]:
     if options.criteria is not None:
         if not options.criteria.is_file():
             raise InputError(f"{options.criteria}: file not found")
-        try:
-            read_criteria_file(options.criteria)
-        except SkillError as exc:
-            raise InputError(str(exc)) from None
+        load_playbook(options.criteria)  # PlaybookError (an InputError): one line, exit 2
     if plugin.prepare_documents is not None:
         docs = plugin.prepare_documents(docs, plugin.parser_config)
     return docs

@@ -10,7 +10,12 @@ from contract_review.models import RiskLevel
 from contract_review.plugins import create_dispatcher, load_builtin_plugins
 from contract_review.plugins.registry import get_plugin
 from contract_review.skills.context import ReviewContext
-from contract_review.skills.local.check_positions import CheckPositionsOutput
+from contract_review.skills.local.check_positions import (
+    CheckPositionsOutput,
+    favourable_rule,
+    risk_rule,
+)
+from contract_review.skills.risks import RiskFactory
 from contract_review.structure_parser import StructureParser
 
 EN = """SERVICES AGREEMENT
@@ -107,10 +112,37 @@ def test_chinese(party: str, clause: str, expected: list[str]) -> None:
     assert [f.effect for f in _findings(ZH, party, clause).findings] == expected
 
 
-def test_nothing_is_judged_without_a_party() -> None:
-    out = _findings(EN, "", "1.1")
-    assert out.findings == []
+def test_a_neutral_review_names_whom_each_term_burdens() -> None:
+    """Neutral: one-sided terms against either party, each naming the party it is against;
+    mutual terms stay balanced."""
+    out = _findings(EN, "", "1")
     assert out.our_party == ""
+    burdened = {(f.quote.split()[0], f.burdens) for f in out.findings}
+    assert ("1.1", "Client") in burdened  # the Supplier alone may terminate at any time
+    assert ("1.2", "Supplier") in burdened  # the Client alone may terminate
+    assert not any(q in ("1.3", "1.4") for q, _ in burdened)
+    assert all(f.effect == "against_us" for f in out.findings)
+    indemnity = _findings(EN, "", "2")
+    assert [(f.quote.split()[0], f.burdens) for f in indemnity.findings] == [("2.1", "Client")]
+
+
+def test_terms_against_the_other_side_are_favourable_terms() -> None:
+    load_builtin_plugins()
+    plugin = get_plugin("generic")
+    assert plugin is not None
+    structure = StructureParser().parse(EN, document_id="c")
+    clause = structure.get_clause("1.1")
+    assert clause is not None
+    for party, favourable, risky in (("Supplier", 1, 0), ("Client", 0, 1)):
+        out = _findings(EN, party, "1.1")
+        factory = RiskFactory(clause)
+        terms = favourable_rule(factory, out)
+        assert len(terms) == favourable
+        assert len(risk_rule(factory, out)) == risky
+    (term,) = favourable_rule(RiskFactory(clause), _findings(EN, "Supplier", "1.1"))
+    assert term.position_id == "one_sided_termination_for_convenience"
+    assert term.location is not None
+    assert EN[term.location.start_offset : term.location.end_offset] == term.location.original_text
 
 
 COMMON = """SUPPLY AGREEMENT

@@ -296,7 +296,8 @@ ZH_INDEMNITY = "承包人应赔偿发包人因此遭受的全部损失。"
 @pytest.mark.parametrize(
     ("instruction", "cap"),
     [
-        ("", "[●]% of the Contract Price"),
+        # no price term in the contract: plain words, no capitalised term it does not define
+        ("", "[●]% of the contract price"),
         ("cap at 100% of the Contract Price", "100% of the Contract Price"),
     ],
 )
@@ -367,7 +368,7 @@ def test_cap_without_our_party_uses_a_placeholder() -> None:
     out = draft(s, "9", EN_INDEMNITY, "uncapped liability", state={})
     assert the_diff(out).proposed_text == (
         " The [party]'s total liability under this Clause shall not exceed [●]% of the "
-        "Contract Price."
+        "contract price."
     )
     assert "limits our party's exposure" in out.comment
 

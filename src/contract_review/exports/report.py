@@ -36,6 +36,7 @@ from contract_review.models import (
     Deviation,
     DiffStatus,
     DocumentDiff,
+    FavourableTerm,
     HiddenTextSpan,
     ReviewedClause,
     ReviewResult,
@@ -76,6 +77,8 @@ _LABELS: dict[str, dict[str, str]] = {
         "no": "no",
         "incomplete_note": "The review is not complete: not every checklist item was reviewed.",
         "key_risks": "Key risks",
+        "favourable": "Favourable to us",
+        "favourable_intro": "Terms that burden the other side: no risk for us; keep them in negotiation.",
         "no_risks": "No risks found.",
         "clauses": "Reviewed clauses",
         "no_clauses": "No clauses were reviewed.",
@@ -155,6 +158,8 @@ _LABELS: dict[str, dict[str, str]] = {
         "no": "否",
         "incomplete_note": "审查未完成：并非所有审查清单项目均已审查。",
         "key_risks": "主要风险",
+        "favourable": "对我方有利的条款",
+        "favourable_intro": "以下条款的负担在对方：对我方不构成风险，谈判中宜予保留。",
         "no_risks": "未发现风险。",
         "clauses": "条款审查",
         "no_clauses": "未审查任何条款。",
@@ -347,6 +352,17 @@ def _summarise(result: ReviewResult) -> _Summary:
     summary.key_risks = [(index, risk) for _, index, _, risk in keyed]
     summary.mode_reason = _review_mode_reason(result)
     return summary
+
+
+def _favourable(result: ReviewResult) -> list[FavourableTerm]:
+    """The terms in our favour over all clauses, once each (a clause and its sub-clause may
+    both have been reviewed)."""
+    seen: dict[tuple[str, str], FavourableTerm] = {}
+    for reviewed in result.clauses:
+        for term in reviewed.findings.favourable:
+            quote = term.location.original_text if term.location else term.description
+            seen.setdefault((term.position_id, quote), term)
+    return list(seen.values())
 
 
 def _clause_title(reviewed: ReviewedClause) -> str:
@@ -636,6 +652,17 @@ def render_markdown(result: ReviewResult) -> str:
             f"{_md_inline(risk.description)}"
         )
     if s.key_risks:
+        lines.append("")
+
+    favourable = _favourable(result)
+    if favourable:
+        lines += [f"## {t('favourable')}", "", t("favourable_intro"), ""]
+        for term in favourable:
+            lines.append(
+                f"- {t('clause')} {_md_inline(term.clause_id)} — {_md_inline(term.description)}"
+            )
+            if term.location is not None:
+                lines.extend(_md_quote(term.location.original_text, "  "))
         lines.append("")
 
     lines += [f"## {t('clauses')}", ""]
@@ -1009,6 +1036,21 @@ def render_html(result: ReviewResult) -> str:
         )
         out.append("</ul>")
     out.append("</section>")
+
+    favourable = _favourable(result)
+    if favourable:
+        out.append(f'<section id="favourable"><h2>{_e(t("favourable"))}</h2>')
+        out.append(f'<p class="muted">{_e(t("favourable_intro"))}</p><ul class="keyrisks">')
+        for term in favourable:
+            quote = (
+                f"<blockquote>{_e(term.location.original_text)}</blockquote>"
+                if term.location is not None
+                else ""
+            )
+            out.append(
+                f"<li>{_e(t('clause'))} {_e(term.clause_id)} — {_e(term.description)}{quote}</li>"
+            )
+        out.append("</ul></section>")
 
     # Clauses
     out.append(f'<section id="clauses"><h2>{_e(t("clauses"))}</h2>')

@@ -43,6 +43,7 @@ from contract_review.models import (
     DocumentDiff,
     DocumentRole,
     DocumentStructure,
+    FavourableTerm,
     ReviewChecklistItem,
     RiskLevel,
     RiskPoint,
@@ -51,7 +52,13 @@ from contract_review.models import (
 from contract_review.plugins import create_dispatcher
 from contract_review.skills.context import ReviewContext
 from contract_review.skills.dispatcher import SkillDispatcher
-from contract_review.skills.risks import SEVERITY_ORDER, location_in, risks_from_skill_outputs
+from contract_review.skills.risks import (
+    SEVERITY_ORDER,
+    favourable_from_skill_outputs,
+    location_in,
+    risks_from_skill_outputs,
+)
+from contract_review.text import has_placeholder
 from contract_review.types import ChatModel
 
 from ._findings import checked_llm_risks, injection_risks
@@ -170,6 +177,8 @@ class _ParentNodes:
                     modified[req.diff_id] = req.user_modified_text
         elif policy in ("all", "none"):
             for d in pending:
+                if policy == "all" and has_placeholder(d.proposed_text):
+                    continue  # a blank to fill is the lawyer's: it stays pending
                 decisions.setdefault(d.diff_id, "approve" if policy == "all" else "reject")
         return {
             "user_decisions": decisions,
@@ -356,7 +365,10 @@ async def node_save_clause(state: ReviewGraphState) -> dict[str, Any]:
             continue
         diffs = []
         for d in f.diffs:
-            decision = decisions.get(d.diff_id, default if d.status is DiffStatus.PENDING else "")
+            undecided = default if d.status is DiffStatus.PENDING else ""
+            if undecided == "approve" and has_placeholder(d.proposed_text):
+                undecided = ""  # never approved by default: a lawyer fills the blank
+            decision = decisions.get(d.diff_id, undecided)
             update: dict[str, Any] = {}
             if decision == "approve":
                 update["status"] = DiffStatus.APPROVED
@@ -463,7 +475,7 @@ class _ClauseNodes:
         if self.llm is not None and self.health.down_reason is None:
             agent = asyncio.create_task(self._run_agent(s, clause, structure, ctx))
         try:
-            risks, notes, flags = await self._rules(s, clause, structure, ctx)
+            risks, notes, flags, favourable = await self._rules(s, clause, structure, ctx)
             outcome = await agent if agent is not None else None
         finally:
             if agent is not None and not agent.done():
@@ -474,6 +486,7 @@ class _ClauseNodes:
             "notes": notes,
             "retry_count": 0,
             "injection_flags": flags,
+            "favourable": favourable,
             "mode": "deterministic",
             "mode_reason": self.off_reason,
         }
@@ -491,8 +504,9 @@ class _ClauseNodes:
         clause: ClauseNode,
         structure: DocumentStructure,
         ctx: RunContext,
-    ) -> tuple[list[RiskPoint], list[str], list[str]]:
-        """(risks, notes, injection quotes) of the rules over the item's skills."""
+    ) -> tuple[list[RiskPoint], list[str], list[str], list[FavourableTerm]]:
+        """(risks, notes, injection quotes, terms in our favour) of the rules over the item's
+        skills."""
         # Deterministic mode runs the skills whose output a rule turns into risks; context and
         # retrieval skills (no rule) serve the LLM agent and drafting, not this step.
         registrations = [
@@ -517,7 +531,8 @@ class _ClauseNodes:
             notes.append(
                 f"{len(flags)} passage(s) addressed to an AI reviewer; treated as contract text"
             )
-        return [*injected, *risks_from_skill_outputs(clause, outputs)], notes, flags
+        risks = [*injected, *risks_from_skill_outputs(clause, outputs)]
+        return risks, notes, flags, favourable_from_skill_outputs(clause, outputs)
 
     async def _run_agent(
         self,
@@ -687,6 +702,7 @@ class _ClauseNodes:
             mode_reason=s.get("mode_reason", ""),
             agent=s.get("agent"),
             injection_flags=s.get("injection_flags", []),
+            favourable=s.get("favourable", []),
             notes=s.get("notes", []),
         )
         for diff in finding.diffs:

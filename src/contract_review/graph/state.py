@@ -13,6 +13,7 @@ from contract_review.models import (
     ClauseFindings,
     DocumentDiff,
     DocumentStructure,
+    FavourableTerm,
     ReviewChecklistItem,
     RiskPoint,
     TaskDocument,
@@ -110,5 +111,7 @@ class ClauseState(ClauseIn, total=False):
     """Why the clause was reviewed deterministically ('' in LLM mode)."""
     agent: AgentRunInfo
     injection_flags: list[str]
+    favourable: list[FavourableTerm]
+    """Terms that burden the other side (the report's 'favourable to us')."""
     suggestions: dict[str, str]
     """Risk id → the model's minimal replacement of the risk's quote."""

@@ -182,6 +182,13 @@ class Position(_Strict):
     checks: list[Check] = Field(
         default_factory=list, description="Deterministic checks of a clause against the position."
     )
+    fix: Literal["mutual", "delete", "tiers", "cap"] | None = Field(
+        None,
+        description="How a redline moves a one-sided clause toward the standard: 'mutual' (the "
+        "other side's right becomes either party's), 'delete' (the term is struck), 'tiers' "
+        "(the number set to the standard; the default for number checks), 'cap' (unlimited "
+        "liability capped with the `redline` wording); none: the general drafting rules.",
+    )
     source: str = Field("", description="Where the position comes from (facts, not wording).")
 
     @field_validator("id")

@@ -12,6 +12,8 @@ knows the domain plugins, so skills never import plugins.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
+from pathlib import Path
 from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
@@ -24,7 +26,7 @@ from contract_review.models import (
     DocumentStructure,
     TaskDocument,
 )
-from contract_review.playbook import Playbook, Position
+from contract_review.playbook import Playbook, Position, load_playbook
 
 __all__ = [
     "BaselineSource",
@@ -32,6 +34,7 @@ __all__ = [
     "ReviewContext",
     "SkillState",
     "StructureInput",
+    "merge_positions",
     "require_clause",
 ]
 
@@ -110,12 +113,15 @@ class ReviewContext(BaseModel):
 
     @property
     def positions(self) -> list[Position]:
-        """The domain's playbook positions that apply to this review's subtype."""
+        """The positions that apply to this review's subtype: the domain's playbook, with the
+        user's playbook (`criteria_path`) replacing positions of the same id and adding new
+        ones."""
         playbook = self._baselines.playbook if self._baselines is not None else None
-        if playbook is None:
-            return []
+        positions = list(playbook.positions) if playbook is not None else []
+        if self.criteria_path:
+            positions = merge_positions(positions, _user_positions(self.criteria_path))
         subtype = self.domain_subtype
-        return [p for p in playbook.positions if not p.subtypes or subtype in p.subtypes]
+        return [p for p in positions if not p.subtypes or subtype in p.subtypes]
 
     def baseline(self, key: str) -> BaselinePosition | None:
         """The domain's position for a clause id or topic (this review's subtype first)."""
@@ -136,6 +142,30 @@ class ReviewContext(BaseModel):
     def structure_of(self, role: DocumentRole) -> DocumentStructure | None:
         """Structure of the first document with `role` that has been parsed."""
         return next((d.structure for d in self.with_role(role) if d.structure), None)
+
+
+def merge_positions(built_in: list[Position], user: list[Position]) -> list[Position]:
+    """`built_in` with each of the `user` positions replacing the one of the same id (in its
+    place) or, for a new id, added at the end: a lawyer's playbook overrides ours."""
+    by_id = {p.id: p for p in user}
+    merged = [by_id.pop(p.id, p) for p in built_in]
+    return merged + [p for p in user if p.id in by_id]
+
+
+def _user_positions(path: str) -> list[Position]:
+    file = Path(path)
+    try:
+        stamp = file.stat().st_mtime_ns
+    except OSError:
+        return []  # checked before the review started; a file removed since adds nothing
+    return _read_positions(path, stamp)
+
+
+@lru_cache(maxsize=16)
+def _read_positions(path: str, stamp: int) -> list[Position]:
+    """The positions of a user playbook (cached per file version: read once per run)."""
+    del stamp  # part of the cache key only
+    return list(load_playbook(Path(path)).positions)
 
 
 SkillState = ReviewContext | Mapping[str, Any]

@@ -15,16 +15,24 @@ from collections.abc import Callable, Mapping, Sequence
 from difflib import SequenceMatcher
 from typing import TYPE_CHECKING, Any
 
-from contract_review.models import ClauseNode, RiskLevel, RiskPoint, TextLocation
+from contract_review.models import (
+    ClauseNode,
+    FavourableTerm,
+    RiskLevel,
+    RiskPoint,
+    TextLocation,
+)
 
 if TYPE_CHECKING:
     from .schema import SkillRegistration
 
 __all__ = [
     "SEVERITY_ORDER",
+    "FavourableRule",
     "RiskFactory",
     "RiskRule",
     "anchor_quote",
+    "favourable_from_skill_outputs",
     "location_in",
     "risk_id",
     "risks_from_skill_outputs",
@@ -101,6 +109,8 @@ class RiskFactory:
         reason: str = "",
         analysis: str = "",
         quote: str | None = None,
+        position_id: str = "",
+        burdens: str = "",
     ) -> RiskPoint:
         """A risk found by `skill`, anchored on `quote` when the clause contains it."""
         anchored = anchor_quote(self.clause.text, quote) if quote else None
@@ -114,12 +124,48 @@ class RiskFactory:
             reason=reason,
             analysis=analysis,
             location=location,
+            position_id=position_id,
+            burdens=burdens,
             source_skills=[skill],
+        )
+
+    def favourable(
+        self, position_id: str, topic: str, description: str, quote: str
+    ) -> FavourableTerm:
+        """A term in our favour, anchored on `quote` when the clause contains it."""
+        anchored = anchor_quote(self.clause.text, quote)
+        return FavourableTerm(
+            clause_id=self.clause.clause_id,
+            position_id=position_id,
+            topic=topic,
+            description=description,
+            location=location_in(self.clause, *anchored) if anchored is not None else None,
         )
 
 
 RiskRule = Callable[[RiskFactory, Any], list[RiskPoint]]
 """(factory for the clause's risks, the skill's typed output) → the risks it shows."""
+
+FavourableRule = Callable[[RiskFactory, Any], list[FavourableTerm]]
+"""(factory for the clause, the skill's typed output) → the terms in our favour it shows."""
+
+
+def favourable_from_skill_outputs(
+    clause: ClauseNode, results: Sequence[tuple[SkillRegistration, Mapping[str, Any]]]
+) -> list[FavourableTerm]:
+    """The terms in our favour the skills' rules find on one clause, one per (position, quote)."""
+    factory = RiskFactory(clause)
+    terms: dict[tuple[str, str], FavourableTerm] = {}
+    for registration, data in results:
+        rule = registration.favourable_rule
+        if rule is None:
+            continue
+        schema = registration.output_schema
+        output = schema.model_validate(data) if schema is not None else data
+        for term in rule(factory, output):
+            quote = term.location.original_text if term.location else term.description
+            terms.setdefault((term.position_id, quote), term)
+    return list(terms.values())
 
 
 def risks_from_skill_outputs(

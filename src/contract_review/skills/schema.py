@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from contract_review.models import DocumentStructure
 
-from .risks import RiskRule
+from .risks import FavourableRule, RiskRule
 
 __all__ = [
     "INTERNAL_FIELDS",
@@ -115,6 +115,12 @@ class SkillRegistration(BaseModel):
         exclude=True,
         description="Turns the skill's typed output into risks (deterministic mode); None for "
         "skills that inform (context, retrieval) without raising risks themselves.",
+    )
+    favourable_rule: FavourableRule | None = Field(
+        None,
+        exclude=True,
+        description="Turns the skill's typed output into the terms in our favour it found "
+        "(the report's 'favourable to us'); None for most skills.",
     )
 
     def to_tool_definition(self) -> dict[str, Any]:

@@ -27,10 +27,12 @@ __all__ = [
     "CJK_TEXT",
     "CJK_WIDE",
     "HAN",
+    "PLACEHOLDER",
     "SEGMENT_END",
     "SENTENCE_END",
     "SENTENCE_OR_LINE_END",
     "has_cjk",
+    "has_placeholder",
     "is_cjk_char",
 ]
 
@@ -67,3 +69,16 @@ def has_cjk(text: str) -> bool:
 def is_cjk_char(ch: str) -> bool:
     """Whether the one character `ch` is a Han character."""
     return HAN.fullmatch(ch) is not None
+
+
+PLACEHOLDER = re.compile(
+    r"\[\s*(?:[●•◆\u25cf*]+|[Xx]+|_+|\.{2,}|…+|\s*|[A-Za-z ]{1,30}|[\u4e00-\u9fff]{1,8})\s*\]"
+    r"|【\s*[●•\u4e00-\u9fff]{0,8}\s*】|_{3,}|＿{2,}|[●•]{1,}"
+)
+"""A blank left for a lawyer to fill: [●], [X], [ ], [amount], [一方], 【】, ____."""
+
+
+def has_placeholder(text: str) -> bool:
+    """Whether `text` holds a blank to fill (`PLACEHOLDER`): such wording is a proposal for a
+    lawyer, never contract text approved unattended."""
+    return PLACEHOLDER.search(text) is not None

@@ -17,9 +17,16 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from contract_review.models import DocumentStructure, RiskLevel, RiskPoint
-from contract_review.parties import PartyRoles, party_actions, party_mentions, party_roles
+from contract_review.models import DocumentStructure, FavourableTerm, RiskLevel, RiskPoint
+from contract_review.parties import (
+    PartyRoles,
+    find_parties,
+    party_actions,
+    party_mentions,
+    party_roles,
+)
 from contract_review.playbook import BREADTH, NumberCheck, PartyCheck, Position
+from contract_review.playbook.measure import MEASURES
 from contract_review.skills.context import (
     ClauseSkillInput,
     ReviewContext,
@@ -29,7 +36,6 @@ from contract_review.skills.context import (
 from contract_review.skills.risks import RiskFactory
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 from contract_review.text import SEGMENT_END, has_cjk
-from contract_review.text.numerals import chinese_to_decimal
 
 __all__ = [
     "REGISTRATION",
@@ -72,6 +78,9 @@ class PositionFinding(BaseModel):
     standard: str = Field(description="Our standard position.")
     fallback: str = Field("", description="What we accept without escalating.")
     rationale: str = Field("", description="Why it matters.")
+    burdens: str = Field(
+        "", description="In a neutral review: the party the term is against ('' otherwise)."
+    )
 
 
 class CheckPositionsOutput(BaseModel):
@@ -199,75 +208,6 @@ def _findings(
 # Numbers: rates a year, periods in days, caps in months of fees
 # --------------------------------------------------------------------------------------------
 
-_PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s*(?:%|per\s?cent\b|percent\b)", re.I)
-_ZH_FRACTION = re.compile(r"(百分之|千分之|万分之)([零〇一二两三四五六七八九十百\d.]+)")
-_EN_PERIOD = re.compile(
-    r"\b(?:per|a|each|every)\s+(?:calendar\s+)?(day|week|month|annum|year)\b"
-    r"|\b(daily|weekly|monthly|annually|yearly)\b",
-    re.I,
-)
-_ZH_PERIOD = re.compile(
-    r"(每(?:逾期)?(?:一)?日|每天|按日|日利率|每周|每月|按月|月利率|每年|按年|年利率|年化)"
-)
-_PER_YEAR = {"day": 365.0, "daily": 365.0, "week": 52.0, "weekly": 52.0, "month": 12.0}
-_PER_YEAR |= {"monthly": 12.0, "annum": 1.0, "year": 1.0, "annually": 1.0, "yearly": 1.0}
-_DAYS = re.compile(
-    r"\(?(\d+)\)?\s*(?:calendar\s+|business\s+|working\s+)?(days?|weeks?|months?|years?)\b"
-    r"|(\d+|[一二两三四五六七八九十百]+)\s*(?:个)?(日|天|工作日|周|月|年)",
-    re.I,
-)
-_UNIT_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365, "日": 1, "天": 1, "工作日": 1}
-_UNIT_DAYS |= {"周": 7, "月": 30, "年": 365}
-
-
-def _annual_rate(sentence: str) -> float | None:
-    """The first rate of `sentence` as % a year (a rate per day or month annualised)."""
-    m = _PERCENT.search(sentence)
-    if m is not None:
-        rate = float(m.group(1))
-        period = _EN_PERIOD.search(sentence, m.end(), m.end() + 60)
-        unit = (period.group(1) or period.group(2)).lower() if period else "year"
-        return rate * _PER_YEAR.get(unit, 1.0)
-    z = _ZH_FRACTION.search(sentence)
-    if z is None:
-        return None
-    number = chinese_to_decimal(z.group(2))
-    if number is None:
-        return None
-    base = {"百分之": 1.0, "千分之": 0.1, "万分之": 0.01}[z.group(1)]
-    period = _ZH_PERIOD.search(sentence)
-    word = period.group(1) if period else "年"
-    per_year = (
-        365.0
-        if "日" in word or "天" in word
-        else 52.0
-        if "周" in word
-        else 12.0
-        if "月" in word
-        else 1.0
-    )
-    return float(number) * base * per_year
-
-
-def _days(sentence: str) -> float | None:
-    """The first period of `sentence`, in days."""
-    m = _DAYS.search(sentence)
-    if m is None:
-        return None
-    if m.group(1):
-        unit = m.group(2).lower().rstrip("s")
-        return float(m.group(1)) * _UNIT_DAYS[unit]
-    number = chinese_to_decimal(m.group(3))
-    return float(number) * _UNIT_DAYS[m.group(4)] if number is not None else None
-
-
-def _months(sentence: str) -> float | None:
-    days = _days(sentence)
-    return days / 30 if days is not None else None
-
-
-_MEASURES = {"annual_rate": _annual_rate, "days": _days, "months_of_fees": _months}
-
 _PAYS = re.compile(r"\bpa(?:y|ys|id|yment)\b|支付|付款", re.I)
 
 
@@ -299,7 +239,7 @@ def _measured(
     payer: tuple[str, str] | None,
 ) -> PositionFinding | None:
     """The number of the term against the tiers, for the party that bears the term."""
-    value = _MEASURES[check.measure](sentence)
+    value = MEASURES[check.measure](sentence)
     if value is None:
         return None
     level = check.level(value)
@@ -329,33 +269,64 @@ async def handle(inp: CheckPositionsInput) -> CheckPositionsOutput:
     clause = require_clause(inp.document_structure, inp.clause_id)
     out = CheckPositionsOutput(clause_id=clause.clause_id, our_party=ctx.our_party, findings=[])
     positions = [p for p in ctx.positions if p.checks]
-    if not ctx.our_party or not positions:
-        return out
-    roles = party_roles(inp.document_structure, ctx.our_party)
-    if not roles.resolved:
+    if not positions:
         return out
     text = clause.text
-    payer = _payer(inp.document_structure, roles)
-    findings = [f for p in positions for f in _findings(p, text, roles, payer)]
+    if ctx.our_party:
+        findings = _for_party(inp.document_structure, ctx.our_party, positions, text)
+    else:
+        findings = _neutral(inp.document_structure, positions, text)
     findings.sort(key=lambda f: text.find(f.quote))
     return out.model_copy(update={"findings": findings})
+
+
+def _for_party(
+    structure: DocumentStructure | None, party: str, positions: list[Position], text: str
+) -> list[PositionFinding]:
+    """The clause's terms judged for `party` (nothing when the contract does not name it)."""
+    roles = party_roles(structure, party)
+    if not roles.resolved:
+        return []
+    payer = _payer(structure, roles)
+    return [f for p in positions for f in _findings(p, text, roles, payer)]
+
+
+def _neutral(
+    structure: DocumentStructure | None, positions: list[Position], text: str
+) -> list[PositionFinding]:
+    """A neutral review: each one-sided term against whichever party it burdens, named."""
+    found: dict[tuple[str, str], PositionFinding] = {}
+    for party in find_parties(structure)[:4]:
+        word = party.labels[0] if party.labels else party.name
+        for f in _for_party(structure, word, positions, text):
+            if f.effect == "against_us":
+                found.setdefault((f.position_id, f.quote), f.model_copy(update={"burdens": word}))
+    return list(found.values())
 
 
 _MEASURE_WORDS = {"annual_rate": "% a year", "days": " days", "months_of_fees": " months of fees"}
 
 
+def _what(f: PositionFinding) -> str:
+    """What makes the term one-sided or off the tiers, in a few words."""
+    if f.value is not None:
+        return f"{f.value:g}{_MEASURE_WORDS.get(f.measure, '')} for {f.holder}"
+    broad = f" ({', '.join(f.breadth)})" if f.breadth else ""
+    alone = "holds the right alone" if f.check == "their_right" else "bears it alone"
+    return f"{f.holder} {alone}{broad}"
+
+
 def risk_rule(risk: RiskFactory, out: CheckPositionsOutput) -> list[RiskPoint]:
-    """Each term against us is a risk of its level, quoted on its sentence."""
+    """Each term against us (or, neutral, against either party) is a risk of its level,
+    quoted on its sentence and tied to its position."""
     risks = []
     for f in out.findings:
         if f.effect != "against_us":
             continue
-        if f.value is not None:
-            what = f"{f.value:g}{_MEASURE_WORDS.get(f.measure, '')} for {f.holder}"
-        else:
-            broad = f" ({', '.join(f.breadth)})" if f.breadth else ""
-            alone = "holds the right alone" if f.check == "their_right" else "bears it alone"
-            what = f"one-sided against us: {f.holder} {alone}{broad}"
+        against = f"one-sided against {f.burdens}" if f.burdens else "one-sided against us"
+        what = _what(f) if f.value is not None else f"{against}: {_what(f)}"
+        if f.value is not None and f.burdens:
+            what += f", against {f.burdens}"
         risks.append(
             risk.risk(
                 SKILL_ID,
@@ -366,9 +337,20 @@ def risk_rule(risk: RiskFactory, out: CheckPositionsOutput) -> list[RiskPoint]:
                 analysis=f"Standard: {f.standard}"
                 + (f" Fallback: {f.fallback}" if f.fallback else ""),
                 quote=f.quote,
+                position_id=f.position_id,
+                burdens=f.burdens,
             )
         )
     return risks
+
+
+def favourable_rule(risk: RiskFactory, out: CheckPositionsOutput) -> list[FavourableTerm]:
+    """Each term that burdens the other side, for the report's 'favourable to us'."""
+    return [
+        risk.favourable(f.position_id, f.topic, f"{f.topic}: {_what(f)}.", f.quote)
+        for f in out.findings
+        if f.effect == "favourable"
+    ]
 
 
 REGISTRATION = SkillRegistration(
@@ -382,4 +364,5 @@ REGISTRATION = SkillRegistration(
     prepare_input_fn=prepare_input,
     category="analysis",
     risk_rule=risk_rule,
+    favourable_rule=favourable_rule,
 )

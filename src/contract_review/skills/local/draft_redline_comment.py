@@ -45,7 +45,9 @@ from contract_review.models import (
     RiskPoint,
     TextLocation,
 )
-from contract_review.parties import GENERIC_LABELS, party_roles, role_key
+from contract_review.parties import GENERIC_LABELS, PartyRoles, party_actions, party_roles, role_key
+from contract_review.playbook import NumberCheck, Position
+from contract_review.playbook.measure import annual_rate as _annual_rate
 from contract_review.skills.context import ReviewContext, SkillState, StructureInput, require_clause
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 from contract_review.text import HAN
@@ -97,6 +99,7 @@ class RedlineStrategy(StrEnum):
     REASONABLENESS = "reasonableness"
     PERIOD = "period"
     PERCENTAGE = "percentage"
+    POSITION = "position"
     COMMENT_ONLY = "comment_only"
 
 
@@ -107,7 +110,8 @@ class DraftRedlineOutput(BaseModel):
     risk_id: str = Field(description="Risk addressed.")
     strategy: RedlineStrategy = Field(
         description="Rule that produced the edit: proposed_text, instruction_edit, delete, cap, "
-        "fault_based, reasonableness, period, percentage, or comment_only (no diff)."
+        "fault_based, reasonableness, period, percentage, position (toward the playbook "
+        "position's standard), or comment_only (no diff)."
     )
     diff: DocumentDiff | None = Field(
         description="The proposed redline (None for comment_only). original_text is verbatim "
@@ -403,6 +407,10 @@ class _Ctx:
     heading_end: int
     """Offset in `text` where the body starts (searches outside the quote start there)."""
     notes: list[str] = field(default_factory=list)
+    position: Position | None = None
+    """The playbook position the risk was measured against, if any."""
+    roles: PartyRoles | None = None
+    """Our party and theirs, resolved against the contract (position redlines need them)."""
 
     @property
     def quote(self) -> str:
@@ -481,7 +489,21 @@ def _resolve_party(
     return raw, raw in roles
 
 
+_PRICE_WORDS = re.compile(r"\b(?:price|fees?|charges|consideration|sum|amount)\b", re.I)
+
+
+def _position_of(rc: ReviewContext | None, risk: RiskPoint) -> Position | None:
+    """The playbook position a risk was measured against (none in a neutral review: a redline
+    moves a term toward one side, and a neutral review has none to take)."""
+    if rc is None or not risk.position_id or risk.burdens:
+        return None
+    return next((p for p in rc.positions if p.id == risk.position_id), None)
+
+
 def _price_term(structure: DocumentStructure, clause_text: str, zh: bool) -> str:
+    """The contract's own word for its price: a standard term it uses, else a defined term
+    about price or fees, else plain words — never a capitalised term the contract does not
+    define ('Contract Price' in an SPA whose term is 'Purchase Price')."""
     names = _ZH_PRICES if zh else _EN_PRICES
     for name in names:
         if name in clause_text:
@@ -489,7 +511,13 @@ def _price_term(structure: DocumentStructure, clause_text: str, zh: bool) -> str
     for name in names:
         if name in structure.definitions:
             return name
-    return names[0] if zh else "Contract Price"
+    if zh:
+        return "合同价款"
+    defined = sorted(t for t in structure.definitions if _PRICE_WORDS.search(t))
+    for term in defined:
+        if term in clause_text:
+            return term
+    return defined[0] if defined else "contract price"
 
 
 def _comment_zh(rc: ReviewContext | None, drafting_zh: bool) -> bool:
@@ -1150,6 +1178,145 @@ def _s_percentage(ctx: _Ctx) -> _Proposal | None:
 # --------------------------------------------------------------------------------------------
 
 
+# -- playbook positions ------------------------------------------------------------------------
+
+_LEADING_NUMBER = re.compile(
+    r"\s*(?:(?:Section|Clause|Article)\s+)?(?:\d+(?:\.\d+)*\.?|\(?[a-z]{1,3}\)|\(?\d{1,3}\)"
+    r"|第[一二三四五六七八九十百零〇\d]+条|[一二三四五六七八九十]+、|（[一二三四五六七八九十]+）)\s*",
+    re.I,
+)
+_ZH_FRACTION = re.compile(r"(百分之|千分之|万分之)([零〇一二两三四五六七八九十百\d.]+)")
+_ZH_BASE = {"百分之": 1.0, "千分之": 0.1, "万分之": 0.01}
+_NUMBER_WORD = (
+    r"(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen"
+    r"|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy"
+    r"|eighty|ninety|hundred|and|point|half|a)"
+)
+_PCT_WORDS = re.compile(
+    rf"\b{_NUMBER_WORD}(?:[\s-]+{_NUMBER_WORD})*\s+(?:per\s?cent|percent)\s*\(\s*$", re.I
+)
+
+
+def _s_position(ctx: _Ctx) -> _Proposal | None:
+    """Toward the position's standard: the number set to it, the other side's right made
+    either party's, the term struck, or unlimited liability capped with its wording."""
+    position = ctx.position
+    if position is None:
+        return None
+    numbers = [c for c in position.checks if isinstance(c, NumberCheck)]
+    fix = position.fix or ("tiers" if numbers else None)
+    if fix == "tiers" and numbers:
+        return _position_number(ctx, numbers[0])
+    if fix == "mutual":
+        return _position_mutual(ctx)
+    if fix == "delete":
+        return _position_delete(ctx)
+    if fix == "cap" and position.redline is not None:
+        cap = position.redline.text("zh" if ctx.zh else "en")
+        table = _NO_CAP_ZH if ctx.zh else _NO_CAP_EN
+        for rx, template in table:
+            m = rx.search(ctx.quote)
+            if m:
+                modal = m.group(1) if rx.groups and not ctx.zh else "shall"
+                new = _match_case(template.format(cap=cap, modal=modal), m.group())
+                s, e = ctx.qs + m.start(), ctx.qs + m.end()
+                return _Proposal(RedlineStrategy.POSITION, _Edit(s, e, new), "position")
+    return None
+
+
+def _position_mutual(ctx: _Ctx) -> _Proposal | None:
+    """'The Supplier may terminate …' → 'Either party may terminate …' (乙方有权 → 任何一方有权)."""
+    if ctx.roles is None:
+        return None
+    theirs = [
+        a
+        for a in party_actions(ctx.quote, ctx.roles)
+        if a.side == "them" and a.kind in ("right", "exempt")
+    ]
+    if not theirs:
+        return None
+    s = ctx.qs + theirs[0].start
+    e = s + len(theirs[0].alias)
+    article = re.search(r"\b(?:the|The|THE)\s+$", ctx.text[max(0, s - 5) : s])
+    if article is not None:
+        s -= len(article.group())
+    if ctx.zh:
+        new = "任何一方"
+    else:
+        before = _LEADING_NUMBER.sub("", ctx.text[ctx.qs : s], count=1).strip()
+        start_of_sentence = not before or before[-1] in ".;:"
+        new = "Either party" if start_of_sentence else "either party"
+    return _Proposal(RedlineStrategy.POSITION, _Edit(s, e, new, minimize=False), "mutual")
+
+
+def _position_delete(ctx: _Ctx) -> _Proposal | None:
+    """The term struck: the quoted sentence without its clause number."""
+    lead = _LEADING_NUMBER.match(ctx.quote)
+    s = ctx.qs + (lead.end() if lead and lead.end() < len(ctx.quote) else 0)
+    e = ctx.qe
+    while e < len(ctx.text) and ctx.text[e] in " \t":
+        e += 1
+    if s >= ctx.qe:
+        return None
+    return _Proposal(RedlineStrategy.POSITION, _Edit(s, e, "", minimize=False), "delete")
+
+
+def _position_number(ctx: _Ctx, check: NumberCheck) -> _Proposal | None:
+    """The term's number set to the position's standard, in the term's own unit."""
+    target = check.standard
+    if check.measure == "annual_rate":
+        return _position_rate(ctx, target)
+    days_per = {"day": 1.0, "working day": 1.0, "week": 7.0, "month": 30.0, "year": 365.0}
+    nums = [n for n in _durations(ctx.text, ctx.qs, ctx.qe, ctx.zh) if n.unit in days_per]
+    if not nums:
+        return None
+    num = nums[0]
+    in_days = target * 30.0 if check.measure == "months_of_fees" else target
+    value = in_days / days_per[num.unit]
+    value = float(int(value)) if check.worse == "higher" else float(-int(-value // 1))
+    value = max(value, 1.0)
+    edit = _num_edit(ctx, num, value)
+    unit = ctx.text[num.end : num.phrase_end]
+    if not ctx.zh and value != 1 and re.search(r"(?:day|week|month|year)$", unit, re.I):
+        edit = _Edit(num.start, num.phrase_end, edit.text + unit + "s", minimize=False)
+    return _Proposal(RedlineStrategy.POSITION, edit, "position")
+
+
+def _position_rate(ctx: _Ctx, annual: float) -> _Proposal | None:
+    """A late-payment rate brought to `annual` % a year, written per the term's own period."""
+    measured = _annual_rate(ctx.quote)
+    if ctx.zh:
+        m = _ZH_FRACTION.search(ctx.quote)
+        nominal = _number(m.group(2)) if m else None
+        if m is None or not nominal or not measured:
+            return None
+        per_period = annual / (measured / (nominal * _ZH_BASE[m.group(1)]))
+        base = "万分之" if per_period < 0.1 else "千分之" if per_period < 1 else "百分之"
+        n = max(int(per_period / _ZH_BASE[base]), 1)
+        s, e = ctx.qs + m.start(), ctx.qs + m.end()
+        return _Proposal(
+            RedlineStrategy.POSITION,
+            _Edit(s, e, f"{base}{int_to_chinese(n)}", minimize=False),
+            "position",
+        )
+    pcts = _percentages(ctx.text, ctx.qs, ctx.qe)
+    if not pcts or not measured or not pcts[0].value:
+        return None
+    num = pcts[0]
+    per_period = annual / (measured / num.value)
+    value = float(f"{per_period:.2g}") if per_period < 1 else float(int(per_period))
+    words = _PCT_WORDS.search(ctx.text[ctx.qs : num.start])
+    if words is not None:  # "three per cent (3%)": words and figure together
+        start = ctx.qs + words.start()
+        close = ctx.text.find(")", num.end)
+        end = close + 1 if close != -1 and close - num.end < 4 else num.phrase_end
+        new = f"{_fmt(value)} per cent ({_fmt(value)}%)"
+        return _Proposal(
+            RedlineStrategy.POSITION, _Edit(start, end, new, minimize=False), "position"
+        )
+    return _Proposal(RedlineStrategy.POSITION, _num_edit(ctx, num, value), "position")
+
+
 def _order(ctx: _Ctx) -> list[Strategy]:
     """Topic strategies to try: instruction signals, then risk keywords, then quote phrases."""
     order: list[Strategy] = []
@@ -1199,7 +1366,7 @@ def _choose(ctx: _Ctx, proposed_text: str | None) -> tuple[_Proposal, _Final] | 
                 if final is None:
                     raise SkillError("the instruction asks for no change to the clause text")
                 return proposal_or_none, final
-    for strategy in _order(ctx):
+    for strategy in [_s_position, *_order(ctx)]:
         got = strategy(ctx)
         if got is None:
             continue
@@ -1232,6 +1399,8 @@ _BENEFIT_EN = {
     "delete": "Deleting it removes a provision that works against {us}'s interest.",
     "instruction": "The change follows the reviewer's instruction and protects {us}'s interest.",
     "none": "No standard wording fits this risk; {us} should negotiate an amendment.",
+    "position": "This brings the term to our standard position.",
+    "mutual": "The right then belongs to both parties alike, not to the other side alone.",
 }
 _BENEFIT_ZH = {
     "period_up": "给予{us}合理的履约时间，避免{us}因期限过短而丧失权利。",
@@ -1244,6 +1413,8 @@ _BENEFIT_ZH = {
     "delete": "删除后可消除对{us}不利的约定。",
     "instruction": "按审核意见修改，以维护{us}的利益。",
     "none": "暂无可直接适用的标准修改，建议{us}就此条款进行协商。",
+    "position": "使该条款符合我方的标准立场。",
+    "mutual": "该权利由双方对等享有，而非仅由对方享有。",
 }
 
 
@@ -1341,6 +1512,8 @@ def handle(inp: DraftRedlineInput) -> DraftRedlineOutput:
         risk_text=" ".join((risk.risk_type, risk.description, risk.reason)).lower(),
         instruction=" ".join(inp.instruction.split()),
         heading_end=min(max(0, clause.body_offset - clause.start_offset), qs),
+        position=_position_of(rc, risk),
+        roles=party_roles(structure, rc.our_party) if rc and rc.our_party else None,
     )
     if fuzzy:
         ctx.notes.append("the quote matched the clause only when whitespace is ignored")

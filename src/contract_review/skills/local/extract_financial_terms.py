@@ -16,7 +16,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from contract_review.models import ClauseNode, DocumentStructure, RiskLevel, RiskPoint
-from contract_review.skills.context import SkillState, StructureInput, require_clause
+from contract_review.parties import PartyRoles, obligor_of, party_roles
+from contract_review.skills.context import ReviewContext, SkillState, StructureInput, require_clause
 from contract_review.skills.risks import RiskFactory
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 from contract_review.text import CJK_IDEOGRAPHS, HAN, SEGMENT_END
@@ -70,6 +71,9 @@ class FinancialTermsInput(StructureInput):
         max_length=50_000,
         description="Optional text to analyse instead of the clause's own text (ad-hoc use); "
         "offsets then index this text and the clause, if it exists, only lends its heading.",
+    )
+    review_context: ReviewContext | None = Field(
+        None, description="Internal: our party (filled in by the system)."
     )
 
 
@@ -149,6 +153,11 @@ class FinancialFlag(BaseModel):
     quote: str = Field(description="The text the flag is about (verbatim).")
     start: int = Field(ge=0, description="Offset of the quote in the analysed text.")
     end: int = Field(ge=0, description="Offset just past the quote.")
+    payer: Literal["us", "them", "both", ""] = Field(
+        "",
+        description="Who pays the amount flagged, from our side ('' when unknown or no party "
+        "is acted for): uncapped damages the other side pays are no risk for us.",
+    )
 
 
 class FinancialTermsOutput(BaseModel):
@@ -191,7 +200,11 @@ def prepare_input(
     clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
 ) -> FinancialTermsInput:
     """Input for `clause_id` of the primary document."""
-    return FinancialTermsInput(clause_id=clause_id, document_structure=primary_structure)
+    return FinancialTermsInput(
+        clause_id=clause_id,
+        document_structure=primary_structure,
+        review_context=ReviewContext.from_state(state),
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -1140,8 +1153,13 @@ def _flags(text: str, t: str, items: list[_Item]) -> list[FinancialFlag]:
                     end=it.end,
                 )
             )
-    # a cap counts for damages unless its sentence shows it limits something else
-    caps = [it for it in items if it.category == "cap" and it.cap_applies_to in (None, *_DAMAGES)]
+    # a cap counts for damages unless its sentence shows it limits something else (a cap
+    # written as a share of the price — "capped at 1% of the monthly Fees" — limits them)
+    caps = [
+        it
+        for it in items
+        if it.category == "cap" and it.cap_applies_to in (None, "price", *_DAMAGES)
+    ]
     no_cap = _NO_CAP.search(t) if any(it.category in _DAMAGES for it in items) else None
     for it in items:
         if it.category in _DAMAGES and it.rate_period and not caps:
@@ -1249,6 +1267,11 @@ def handle(inp: FinancialTermsInput) -> FinancialTermsOutput:
         clause = require_clause(structure, inp.clause_id)
         text, source, offset = clause.text, "clause", clause.start_offset
     items, flags = analyse(text, _title_hits(structure, clause))
+    party = inp.review_context.our_party if inp.review_context else ""
+    if party and any(f.code == "uncapped_damages" for f in flags):
+        roles = party_roles(structure, party)
+        if roles.resolved:
+            flags = [_with_payer(text, f, roles) for f in flags]
     amounts: list[AmountTerm] = []
     percentages: list[PercentageTerm] = []
     periods: list[PeriodTerm] = []
@@ -1305,8 +1328,19 @@ _FLAG_RISKS: dict[str, tuple[RiskLevel, str]] = {
 """Flag code → (risk level, risk type); other flags are low risks named by their code."""
 
 
+def _with_payer(text: str, flag: FinancialFlag, roles: PartyRoles) -> FinancialFlag:
+    """`flag` with the side that pays, read from the sentence around it."""
+    if flag.code != "uncapped_damages":
+        return flag
+    start = max(text.rfind(c, 0, flag.start) for c in ".;。；\n") + 1
+    ends = [i for i in (text.find(c, flag.end) for c in ".;。；\n") if i != -1]
+    sentence = text[start : min(ends) if ends else len(text)]
+    side = obligor_of(sentence, roles)
+    return flag.model_copy(update={"payer": side}) if side in ("us", "them", "both") else flag
+
+
 def risk_rule(risk: RiskFactory, out: FinancialTermsOutput) -> list[RiskPoint]:
-    """Each flag is a risk on its quote."""
+    """Each flag is a risk on its quote — except uncapped damages the other side pays."""
     return [
         risk.risk(
             SKILL_ID,
@@ -1315,6 +1349,7 @@ def risk_rule(risk: RiskFactory, out: FinancialTermsOutput) -> list[RiskPoint]:
             quote=flag.quote,
         )
         for flag in out.flags
+        if not (flag.code == "uncapped_damages" and flag.payer == "them")
     ]
 
 
