@@ -68,6 +68,30 @@ def test_parties_of_an_english_preamble() -> None:
     assert parties[0].roles == ("provider",)
 
 
+PARAGRAPHS = """SUBSCRIPTION AGREEMENT
+
+This Agreement is entered into as of March 3, 2025 by and between:
+
+COBALTLINE CLOUD SYSTEMS, INC., a Delaware corporation with offices at 400 Mission Street, San \
+Francisco, California ("Provider"); and
+
+Meridian Freight Partners LLC, a Texas limited liability company with offices at
+12 Commerce Way, Houston, Texas ("Customer").
+
+1. Services
+1.1 The Provider shall provide the Services.
+"""
+
+
+def test_parties_each_in_its_own_paragraph() -> None:
+    """'by and between:' then one paragraph per party, the name in capitals or wrapped."""
+    parties = find_parties(_parse(PARAGRAPHS))
+    assert [(p.name, p.labels[0]) for p in parties] == [
+        ("COBALTLINE CLOUD SYSTEMS, INC.", "Provider"),
+        ("Meridian Freight Partners LLC", "Customer"),
+    ]
+
+
 def test_parties_of_a_chinese_preamble() -> None:
     parties = find_parties(_parse(ZH))
     names = [p.name for p in parties]

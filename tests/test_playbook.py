@@ -276,3 +276,33 @@ def test_a_term_against_the_other_side_is_reported_as_favourable(
     assert "## Favourable to us" in report
     assert "one per cent (1%) per month" in report.split("## Favourable to us")[1]
     assert "Favourable to us" in (out / "report.html").read_text(encoding="utf-8")
+
+
+def _missing(tmp_path: Path, party: str) -> dict[str, dict[str, object]]:
+    contract = tmp_path / "terms.txt"
+    contract.write_text(LATE, encoding="utf-8")
+    out = tmp_path / f"out-{party}"
+    args = ["review", str(contract), "--party", party, "--approve", "none", "--out", str(out)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    found = json.loads((out / "findings.json").read_text(encoding="utf-8"))
+    report = (out / "report.md").read_text(encoding="utf-8")
+    assert ("## Protections the contract lacks" in report) == bool(found["missing"])
+    return {str(r["position_id"]): r for r in found["missing"]}
+
+
+def test_a_protection_the_contract_lacks_is_a_finding_for_the_side_it_protects(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No limitation of liability: a high risk for the Seller (whose exposure is unlimited),
+    none for the Buyer; no termination clause hurts both; the governing law is there."""
+    monkeypatch.setenv("STATE_DIR", str(tmp_path / "state"))
+    seller, buyer = _missing(tmp_path, "Seller"), _missing(tmp_path, "Buyer")
+    assert seller["limitation_of_liability"]["risk_level"] == "high"
+    assert "limitation_of_liability" not in buyer
+    assert "warranties" in buyer and "warranties" not in seller
+    assert "termination" in seller and "termination" in buyer
+    assert "governing_law" not in seller
+    assert seller["limitation_of_liability"]["location"] is None
+    neutral = _missing(tmp_path, "neutral")
+    assert neutral["limitation_of_liability"]["burdens"] == "Seller"

@@ -519,6 +519,11 @@ class ReviewResult(_Model):
     clauses: list[ReviewedClause] = Field(
         default_factory=list, description="Reviewed items in checklist order."
     )
+    missing: list[RiskPoint] = Field(
+        default_factory=list,
+        description="Protections the contract lacks (a playbook position no clause deals "
+        "with), as risks without a quote.",
+    )
     summary_notes: str = Field("", description="Overall summary.")
     warnings: list[str] = Field(default_factory=list, description="Things the reader must know.")
     hidden_text: list[HiddenTextSpan] = Field(

@@ -760,7 +760,11 @@ _PREAMBLE_LABEL = re.compile(
     r"|([A-Z][A-Z0-9&\-]{1,11})(?=\s*\))|as\s+(?:the\s+)?([A-Z][A-Za-z]{2,30})(?=\s*\)))"
 )
 # Where a party's description starts: after "between", "by", "and", "with", a line break.
-_PARTY_START = re.compile(r"(?:\bbetween|\bby|\band|\bwith|\n|^)[\s,:]+(?=[A-Z])")
+# A party set out in its own paragraph ("by and between:\n\nACME, INC., a Delaware …")
+# starts at its line.
+_PARTY_START = re.compile(
+    r"(?:\bbetween|\bby|\band|\bwith)[\s,:]+(?=[A-Z])|(?:^|\n)[ \t,:]*(?=[A-Z])"
+)
 _NAME_RUN = re.compile(
     r"(?:The\s+|the\s+)?[A-Z][\w.&'’\-]*(?:,?\s+(?:(?:of|for|the|de|du|la|&)\s+)?"
     r"[A-Z0-9][\w.&'’\-]*){0,9}"

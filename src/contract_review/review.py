@@ -412,6 +412,7 @@ def _write_outputs(
         primary_filename=primary.filename,
         other_documents=[f"{d.role.value}: {d.filename}" for d in docs[1:]],
         clauses=clauses,
+        missing=final.get("missing", []),
         summary_notes=final.get("summary_notes", ""),
         warnings=[
             *(content.warnings if content else []),

@@ -60,3 +60,19 @@ def test_injection_risk_quotes_the_clause_verbatim() -> None:
     (risk,) = risks
     assert risk.location is not None
     assert TEXT[risk.location.start_offset : risk.location.end_offset] == quotes[0]
+
+
+def test_a_model_risk_keeps_only_a_position_id_its_prompt_offered() -> None:
+    raw = [
+        {
+            "risk_level": "medium",
+            "description": "Payment term of 90 days is long.",
+            "original_text": "within 90 days of receipt",
+            "position_id": "payment_terms",
+        }
+    ]
+    offered = frozenset({"payment_terms"})
+    (risk,), _, _ = checked_llm_risks(CLAUSE, raw, [], AgentRunInfo(), offered)
+    assert risk.position_id == "payment_terms"
+    (risk,), _, _ = checked_llm_risks(CLAUSE, raw, [], AgentRunInfo(), frozenset({"other"}))
+    assert risk.position_id == ""

@@ -329,3 +329,45 @@ def test_redline_instruction_takes_priority(language: str) -> None:
     assert user.index(instruction) < user.index("<<<CLAUSE")
     system = with_instruction[0]["content"]
     assert ("takes priority" in system) if language == "en" else ("优先" in system)
+
+
+@pytest.mark.parametrize("language", ["en", "zh-CN"])
+def test_the_agent_prompt_carries_the_positions_on_the_clause(language: str) -> None:
+    """LLM mode uses the same playbook: the positions that apply to the clause (by topic,
+    title or check pattern) are in the system prompt with their tiers, and the output format
+    asks for the position id."""
+    from contract_review.plugins import load_builtin_plugins
+    from contract_review.plugins.registry import get_plugin
+
+    load_builtin_plugins()
+    plugin = get_plugin("generic")
+    assert plugin is not None and plugin.playbook is not None
+    text = "The Supplier may terminate this Agreement for convenience at any time."
+    positions = [p for p in plugin.playbook.positions if p.applies_to(text)]
+    assert [p.id for p in positions] == ["one_sided_termination_for_convenience"]
+    messages = build_react_agent_messages(
+        language=language,
+        our_party="Customer",
+        clause_id="10.2",
+        clause_name="Termination",
+        description="",
+        priority="high",
+        clause_text=text,
+        positions=positions,
+    )
+    system = messages[0]["content"]
+    assert "[one_sided_termination_for_convenience]" in system
+    assert positions[0].standard.text(language) in system
+    assert positions[0].walk_away is not None
+    assert positions[0].walk_away.text(language) in system
+    assert '"position_id"' in system
+    plain = build_react_agent_messages(
+        language=language,
+        our_party="Customer",
+        clause_id="10.2",
+        clause_name="Termination",
+        description="",
+        priority="high",
+        clause_text=text,
+    )[0]["content"]
+    assert "[one_sided_termination_for_convenience]" not in plain

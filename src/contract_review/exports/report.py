@@ -78,6 +78,8 @@ _LABELS: dict[str, dict[str, str]] = {
         "incomplete_note": "The review is not complete: not every checklist item was reviewed.",
         "key_risks": "Key risks",
         "favourable": "Favourable to us",
+        "missing": "Protections the contract lacks",
+        "burdens": "against",
         "favourable_intro": "Terms that burden the other side: no risk for us; keep them in negotiation.",
         "no_risks": "No risks found.",
         "clauses": "Reviewed clauses",
@@ -159,6 +161,8 @@ _LABELS: dict[str, dict[str, str]] = {
         "incomplete_note": "审查未完成：并非所有审查清单项目均已审查。",
         "key_risks": "主要风险",
         "favourable": "对我方有利的条款",
+        "missing": "合同缺少的保护性约定",
+        "burdens": "不利于",
         "favourable_intro": "以下条款的负担在对方：对我方不构成风险，谈判中宜予保留。",
         "no_risks": "未发现风险。",
         "clauses": "条款审查",
@@ -546,6 +550,8 @@ def _md_risk(risk: RiskPoint, t: _Labels, indent: str = "") -> list[str]:
         f"{_md_inline(risk.description)}"
     ]
     sub = indent + "  "
+    if risk.burdens:
+        lines.append(f"{sub}- {t('burdens')}{t.colon}{_md_inline(risk.burdens)}")
     if risk.reason:
         lines.append(f"{sub}- {t('reason')}{t.colon}{_md_inline(risk.reason)}")
     if risk.analysis:
@@ -640,6 +646,12 @@ def render_markdown(result: ReviewResult) -> str:
     if result.summary_notes:
         lines += ["", _md(result.summary_notes)]
     lines.append("")
+
+    if result.missing:
+        lines += [f"## {t('missing')}", ""]
+        for risk in result.missing:
+            lines.extend(_md_risk(risk, t))
+        lines.append("")
 
     lines += [f"## {t('key_risks')}", ""]
     if not s.key_risks:
@@ -823,6 +835,8 @@ def _html_risk(risk: RiskPoint, t: _Labels) -> str:
         f"<p>{_badge(risk.risk_level, t)} <strong>{_e(risk.risk_type)}</strong>"
         f"{_html_llm_suffix(risk, t)}{t.colon}{_e(risk.description)}</p>",
     ]
+    if risk.burdens:
+        parts.append(f"<p><strong>{_e(t('burdens'))}</strong>{t.colon}{_e(risk.burdens)}</p>")
     if risk.reason:
         parts.append(f"<p><strong>{_e(t('reason'))}</strong>{t.colon}{_e(risk.reason)}</p>")
     if risk.analysis:
@@ -1007,6 +1021,11 @@ def render_html(result: ReviewResult) -> str:
     if result.summary_notes:
         out.append(f'<div class="text">{_e(result.summary_notes)}</div>')
     out.append("</section>")
+
+    if result.missing:
+        out.append(f'<section id="missing"><h2>{_e(t("missing"))}</h2>')
+        out.extend(_html_risk(risk, t) for risk in result.missing)
+        out.append("</section>")
 
     # Key risks grouped by severity
     out.append(f'<section id="key-risks"><h2>{_e(t("key_risks"))}</h2>')

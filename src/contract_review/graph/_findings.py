@@ -1,18 +1,24 @@
-"""LLM mode's checks on a clause: the model's risks verified against the clause text, and the
-clause's own attempts to instruct an AI reviewer reported as risks."""
+"""Findings the graph makes itself: in LLM mode, the model's risks verified against the clause
+text; the clause's own attempts to instruct an AI reviewer reported as risks; and, once every
+clause is done, the protections the contract lacks (playbook positions no clause deals with)."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from contract_review.models import (
     AgentRunInfo,
     ClauseNode,
     DocumentStructure,
+    ReviewChecklistItem,
     RiskLevel,
     RiskPoint,
     TextLocation,
 )
+from contract_review.parties import OurSide, find_parties
+from contract_review.playbook import Position
 from contract_review.skills.cache import per_structure
 from contract_review.skills.risks import SEVERITY_ORDER, anchor_quote, location_in, risk_id
 
@@ -109,12 +115,15 @@ def checked_llm_risks(
     raw: list[dict[str, Any]],
     existing: list[RiskPoint],
     info: AgentRunInfo,
+    position_ids: frozenset[str] = frozenset(),
 ) -> tuple[list[RiskPoint], dict[str, str], AgentRunInfo]:
     """The model's risks checked against the clause: each quote verbatim, re-anchored on the
     nearest verbatim span, or the risk dropped; repeats of a finding already made dropped.
 
     Returns the risks kept, their suggested replacement texts (risk id → text; only for quotes
     found exactly, where the replacement was written for those very words) and the counts.
+    A risk keeps the `position_id` the model gave only when it is one of `position_ids` (the
+    positions its prompt carried).
     """
     kept: list[RiskPoint] = []
     suggestions: dict[str, str] = {}
@@ -141,6 +150,9 @@ def checked_llm_risks(
             reason=_text(item, "reason", 1000),
             analysis=_text(item, "analysis", 4000),
             location=location_in(clause, text, rel),
+            position_id=position
+            if (position := _text(item, "position_id", 100)) in position_ids
+            else "",
             source_skills=[_LLM_SOURCE, *info.tools_used],
         )
         if any(
@@ -165,3 +177,65 @@ def checked_llm_risks(
         }
     )
     return kept, suggestions, counts
+
+
+def _present(position: Position, topics: set[str], titles: Iterable[str]) -> bool:
+    if topics & {position.topic.casefold(), *(t.casefold() for t in position.recognise.topics)}:
+        return True
+    return any(re.search(t, title, re.I) for t in position.recognise.titles for title in titles)
+
+
+def missing_protections(
+    positions: Sequence[Position],
+    items: Sequence[ReviewChecklistItem],
+    structure: DocumentStructure | None,
+    side: OurSide | None,
+    language: str = "en",
+) -> list[RiskPoint]:
+    """A risk for each position whose point the contract never deals with ('no limitation of
+    liability'), when its absence hurts our side: the positions marked `missing`, whose topic
+    no clause was recognised for (`items`: the checklist's topics) and no title names, and
+    that protect our party's role (or both sides). Neutral: each absence names the parties it
+    hurts."""
+    if structure is None:
+        return []
+    topics = {i.topic.casefold() for i in items if i.topic}
+    titles = [c.title for c in structure.iter_clauses() if c.title]
+    lang = "zh" if language.startswith("zh") else "en"
+    ours = set(side.party.roles) if side is not None and side.party is not None else None
+    parties = find_parties(structure) if ours is None else []
+    out = []
+    for position in positions:
+        if position.missing is None or _present(position, topics, titles):
+            continue
+        burdens = ""
+        if position.protects:
+            wanted = set(position.protects)
+            if ours is not None and not ours & wanted:
+                continue
+            if ours is None:
+                hurt = [
+                    p.labels[0] if p.labels else p.name for p in parties if set(p.roles) & wanted
+                ]
+                if parties and not hurt:
+                    continue
+                burdens = ", ".join(hurt)
+        title = position.title or position.topic
+        if lang == "zh":
+            description = f"合同没有关于“{title}”的约定。我方立场：{position.standard.text(lang)}"
+        else:
+            description = f"The contract has no clause on {title}. Our position: {position.standard.text(lang)}"
+        out.append(
+            RiskPoint(
+                id=risk_id("", "playbook", f"missing:{position.id}", description),
+                clause_id="",
+                risk_level=RiskLevel(position.missing),
+                risk_type=f"missing: {title}" if lang == "en" else f"缺少约定：{title}",
+                description=description,
+                reason=position.rationale.text(lang) if position.rationale else "",
+                position_id=position.id,
+                burdens=burdens,
+                source_skills=["playbook"],
+            )
+        )
+    return out

@@ -49,6 +49,7 @@ from contract_review.models import (
     RiskPoint,
     TaskDocument,
 )
+from contract_review.playbook import Position
 from contract_review.plugins import create_dispatcher
 from contract_review.skills.context import ReviewContext
 from contract_review.skills.dispatcher import SkillDispatcher
@@ -61,7 +62,7 @@ from contract_review.skills.risks import (
 from contract_review.text import has_placeholder
 from contract_review.types import ChatModel
 
-from ._findings import checked_llm_risks, injection_risks
+from ._findings import checked_llm_risks, injection_risks, missing_protections
 from ._json import json_values
 from .context import RunContext, context_from_state, facts_from_state
 from .events import EventType, ReviewEvent, emit
@@ -136,16 +137,22 @@ class _ParentNodes:
     async def collect(
         self, state: ReviewGraphState, runtime: Runtime[RunContext]
     ) -> dict[str, Any]:
-        """Join the branches: the domain's cross-clause rules, then the diffs awaiting
-        approval in checklist order.
+        """Join the branches: the domain's cross-clause rules, the protections the contract
+        lacks (playbook positions no clause deals with), then the diffs awaiting approval in
+        checklist order.
 
         Cross-clause rules see all findings at once, so the order branches finished in cannot
         change the outcome."""
-        plugin = self.context(state, runtime).plugin
+        run = self.context(state, runtime)
+        plugin = run.plugin
         findings = dict(state.get("findings", {}))
         for rule in plugin.cross_clause_rules if plugin else []:
             findings = rule(findings)
-        keys = item_keys(state.get("review_checklist", []))
+        items = state.get("review_checklist", [])
+        missing = missing_protections(
+            run.facts.positions, items, run.primary, run.side, run.facts.language
+        )
+        keys = item_keys(items)
         pending = [
             d
             for key in keys
@@ -153,7 +160,7 @@ class _ParentNodes:
             for d in findings[key].diffs
             if d.status is DiffStatus.PENDING
         ]
-        return {"findings": findings, "pending_diffs": pending}
+        return {"findings": findings, "pending_diffs": pending, "missing": missing}
 
     async def human_approval(
         self, state: ReviewGraphState, runtime: Runtime[RunContext]
@@ -185,6 +192,17 @@ class _ParentNodes:
             "user_feedback": feedback,
             "user_modified_text": modified,
         }
+
+
+def _clause_positions(
+    facts: ReviewContext, clause: ClauseNode, item: ReviewChecklistItem
+) -> list[Position]:
+    """The playbook positions on the clause's points (what the agent's prompt carries)."""
+    return [
+        p
+        for p in facts.positions
+        if p.applies_to(clause.text, clause.title or item.clause_name, item.topic or "")
+    ]
 
 
 def _generic_checklist(structure: DocumentStructure) -> list[ReviewChecklistItem]:
@@ -496,7 +514,8 @@ class _ClauseNodes:
             return {**out, "mode_reason": f"LLM endpoint unusable: {self.health.down_reason}"}
         if isinstance(outcome, dict):  # fell back: reason and agent info
             return {**out, **outcome}
-        return {**out, **self._merge(clause, outcome, risks, notes)}
+        offered = frozenset(p.id for p in _clause_positions(ctx.facts, clause, s["item"]))
+        return {**out, **self._merge(clause, outcome, risks, notes, offered)}
 
     async def _rules(
         self,
@@ -558,6 +577,7 @@ class _ClauseNodes:
             dispatcher=ctx.dispatcher,
             max_iterations=settings.react_max_iterations,
             domain_subtype=facts.domain_subtype,
+            positions=_clause_positions(facts, clause, item),
         )
         try:
             outcome = await asyncio.wait_for(
@@ -613,11 +633,16 @@ class _ClauseNodes:
 
     @staticmethod
     def _merge(
-        clause: ClauseNode, outcome: AgentOutcome, risks: list[RiskPoint], notes: list[str]
+        clause: ClauseNode,
+        outcome: AgentOutcome,
+        risks: list[RiskPoint],
+        notes: list[str],
+        offered: frozenset[str],
     ) -> dict[str, Any]:
-        """The agent's checked findings added to the rules' (`notes` gets the quote counts)."""
+        """The agent's checked findings added to the rules' (`notes` gets the quote counts);
+        `offered`: the ids of the positions the agent's prompt carried."""
         info = outcome.info
-        kept, suggestions, info = checked_llm_risks(clause, outcome.risks, risks, info)
+        kept, suggestions, info = checked_llm_risks(clause, outcome.risks, risks, info, offered)
         if info.quotes_repaired or info.quotes_dropped:
             notes.append(
                 f"LLM quotes: {info.quotes_verbatim} verbatim, {info.quotes_repaired} re-anchored "

@@ -14,12 +14,14 @@ the same rules. Three rules run through all of them:
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from contract_review.text import SENTENCE_END
 
 if TYPE_CHECKING:
     from contract_review.models import RiskPoint
+    from contract_review.playbook import Position
     from contract_review.skills.dispatcher import SkillDispatcher
 
 __all__ = [
@@ -220,6 +222,39 @@ def _tool_rules(zh: bool, *, clause_id: str, max_iterations: int, suggested: lis
     return "## Tool rules\n" + "\n".join(f"{i}. {r}" for i, r in enumerate(rules, 1))
 
 
+def _positions(positions: Sequence[Position], zh: bool) -> str:
+    """Our playbook's positions on the clause's points: what we want, what we accept, what we
+    never accept."""
+    if not positions:
+        return ""
+    lang = "zh" if zh else "en"
+    lines = ["【我方立场（审查手册）】" if zh else "## Our playbook positions for this clause"]
+    lines.append(
+        "以下是我方在相关事项上的立场。将条款与之对照：偏离标准立场即为风险，超出可接受的底线为高风险；"
+        "风险对应某一立场时，在 position_id 字段填写其编号。"
+        if zh
+        else "Measure the clause against these positions of ours: a departure from the standard "
+        "is a risk, one beyond the fallback is at least medium, one past the walk-away is high. "
+        "When a risk departs from a position, give its id as position_id."
+    )
+    for p in positions:
+        line = f"- [{p.id}] {p.topic}: {p.standard.text(lang)}"
+        if p.fallback is not None:
+            line += (
+                f"（可接受：{p.fallback.text(lang)}）"
+                if zh
+                else f" (fallback: {p.fallback.text(lang)})"
+            )
+        if p.walk_away is not None:
+            line += (
+                f"（底线：{p.walk_away.text(lang)}）"
+                if zh
+                else f" (never: {p.walk_away.text(lang)})"
+            )
+        lines.append(line)
+    return "\n".join(lines)
+
+
 def _agent_output(zh: bool, party: str) -> str:
     if zh:
         return (
@@ -234,6 +269,7 @@ def _agent_output(zh: bool, party: str) -> str:
             '- "original_text"：从条款中逐字照抄、足以体现该风险的最短片段，不超过约 300 个字符\n'
             '- "suggested_text"（可选）：替换 original_text 的最小修改文本——只改必须改的词语，'
             "其余词语保持完全一致；不宜修改时省略此字段\n"
+            '- "position_id"（可选）：该风险偏离的我方立场编号（如有）\n'
             f"若该条款对{party}不存在风险，输出 []。description、reason、analysis 和 "
             "suggested_text 使用合同本身的语言书写。"
         )
@@ -251,6 +287,7 @@ def _agent_output(zh: bool, party: str) -> str:
         '- "suggested_text" (optional): the minimal replacement for original_text: change only '
         "the words that must change and keep every other word identical; omit it when no edit "
         "is advisable\n"
+        '- "position_id" (optional): the id of our playbook position the risk departs from\n'
         f"Answer [] when the clause holds no risk for {party}. Write description, reason, "
         "analysis and suggested_text in the language of the contract."
     )
@@ -270,6 +307,7 @@ def build_react_agent_messages(
     dispatcher: SkillDispatcher | None = None,
     max_iterations: int = 5,
     domain_subtype: str | None = None,
+    positions: Sequence[Position] = (),
 ) -> list[dict[str, str]]:
     """System and user messages that start the tool-using review of one clause.
 
@@ -279,6 +317,8 @@ def build_react_agent_messages(
     to be called first), the tool rules (at most `max_iterations` rounds) and the JSON output
     format. The user message holds the checklist item and the clause text between nonce
     delimiters. `domain_subtype` (e.g. a FIDIC book) is named in the domain section when given.
+    `positions` are the playbook positions on the clause's points: the model measures the
+    clause against them and names the position a risk departs from.
     """
     zh = _is_zh(language)
     party = _party(our_party, zh)
@@ -304,6 +344,7 @@ def build_react_agent_messages(
         _anti_injection(zh, report_as_risk=True),
         _jurisdiction(zh),
         domain,
+        _positions(positions, zh),
         skills_section,
         _tool_rules(zh, clause_id=clause_id, max_iterations=max_iterations, suggested=known),
         _agent_output(zh, party),

@@ -69,6 +69,8 @@ class ReviewGraphState(TypedDict, total=False):
     max_retries: int
 
     # human approval
+    missing: list[RiskPoint]
+    """Protections the contract lacks: playbook positions no clause deals with."""
     pending_diffs: list[DocumentDiff]
     user_decisions: dict[str, str]
     user_feedback: dict[str, str]

@@ -182,6 +182,16 @@ class Position(_Strict):
     checks: list[Check] = Field(
         default_factory=list, description="Deterministic checks of a clause against the position."
     )
+    missing: Level | None = Field(
+        None,
+        description="Risk when the contract has no clause on this point at all (none: its "
+        "absence is no finding).",
+    )
+    protects: list[str] = Field(
+        default_factory=list,
+        description="Party roles a clause on this point protects ('supplier', 'buyer' …); its "
+        "absence is a finding for them only. Empty: both sides.",
+    )
     fix: Literal["mutual", "delete", "tiers", "cap"] | None = Field(
         None,
         description="How a redline moves a one-sided clause toward the standard: 'mutual' (the "
@@ -202,6 +212,15 @@ class Position(_Strict):
     def key(self) -> str:
         """What the position is looked up by: its first clause number, else its topic."""
         return self.recognise.clauses[0] if self.recognise.clauses else self.topic
+
+    def applies_to(self, text: str, title: str = "", topic: str = "") -> bool:
+        """Whether a clause with this text, title and detected topic is on the position's
+        point: its topic, a title pattern, or a check's pattern matching the text."""
+        if topic and topic.casefold() in (self.topic.casefold(), *self.recognise.topics):
+            return True
+        if title and any(re.search(t, title, re.I) for t in self.recognise.titles):
+            return True
+        return any(re.search(p, text, re.I) for c in self.checks for p in c.patterns)
 
     def as_baseline(self) -> BaselinePosition:
         """The position as the baseline a clause is compared with."""

@@ -58,6 +58,9 @@ def _clean(s: str) -> str:
     return s.strip().strip("*_#").strip().rstrip(".:：;").strip()
 
 
+_DEFINES_LABEL = re.compile(r"\(\s*(?:the\s+)?[\"“][^\"”]{1,40}[\"”]\s*\)")
+
+
 def heading_like(s: str) -> bool:
     """Whether a short piece of text reads as a heading rather than a sentence."""
     s = _clean(s)
@@ -67,6 +70,8 @@ def heading_like(s: str) -> bool:
         return len(s) <= 30 and not _CN_SENTENCE.search(s)
     if s[-1] in ",;" or (not s[0].isalnum() and s[0] not in "\"'“("):
         return False
+    if _DEFINES_LABEL.search(s):
+        return False  # '… Houston, Texas ("Customer").': a party's description, not a title
     words = re.findall(r"[A-Za-z][A-Za-z'’\-]*", s)
     if not words or len(words) > 14:
         return False
