@@ -117,16 +117,23 @@ async def _evaluate(fixture: Path, work: Path, verbose: bool) -> Tally:
                 tally.planted_for_us += 1
                 tally.found += hit
                 if not hit:
-                    tally.missed.append(f"for {us}: {item['id']} {item['topic']}")
+                    tally.missed.append(f"missed for {us}: {item['id']} {item['topic']}")
             else:
                 tally.planted_for_them += 1
                 tally.switched_ok += not hit
+                if hit:
+                    tally.missed.append(
+                        f"flagged for {us} (favours it): {item['id']} {item['topic']}"
+                    )
         for item in spec["controls"]:
             tally.controls += 1
-            tally.false_alarms += _hit(spans, _span(text, item["span"]))
+            alarm = _hit(spans, _span(text, item["span"]))
+            tally.false_alarms += alarm
+            if alarm:
+                tally.missed.append(f"control flagged for {us}: {item['id']} {item['topic']}")
     if verbose:
         for miss in tally.missed:
-            print(f"    missed {miss}")
+            print(f"    {miss}")
     return tally
 
 
@@ -152,7 +159,9 @@ def main() -> None:
     """Run the evaluation and print its figures."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--fixtures", type=Path, default=FIXTURES)
-    ap.add_argument("--verbose", action="store_true", help="list the planted terms missed")
+    ap.add_argument(
+        "--verbose", action="store_true", help="list misses, wrong-side flags, control alarms"
+    )
     args = ap.parse_args()
     asyncio.run(_main(args.fixtures, args.verbose))
 

@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from contract_review.errors import InputError
 from contract_review.models import ClauseKind, DocumentStructure
-from contract_review.text import has_cjk
+from contract_review.text import SEGMENT_END, has_cjk
 
 __all__ = [
     "COUNTERPARTS",
@@ -50,6 +50,7 @@ __all__ = [
     "party_actions",
     "party_mentions",
     "party_roles",
+    "payer_of",
     "resolve_party",
     "role_actions",
     "role_key",
@@ -637,6 +638,45 @@ def party_actions(sentence: str, roles: PartyRoles) -> list[PartyAction]:
         PartyAction(side=label, kind=kind, alias=alias, start=s, end=e)  # type: ignore[arg-type]
         for label, kind, alias, s, e in _actions(sentence, matcher)
     ]
+
+
+_PAYS = re.compile(r"\bpays?\b|支付|付款", re.I)
+_NOT_THE_PRICE = re.compile(
+    r"damages|penalt|interest|compensat|indemn|refund|credit|违约金|赔偿|利息|滞纳金|罚|退还|返还",
+    re.I,
+)
+"""Payments that are not the price: damages, interest, refunds (the other side pays them)."""
+_ZH_PAYS_AFTER = re.compile(r"[^，。；,;：:]{0,24}?(?:支付|付款|付清|缴纳)")
+
+
+def payer_of(structure: DocumentStructure | None, roles: PartyRoles) -> tuple[Side, str] | None:
+    """(side, party word) of the party that pays under the contract: the one most sentences
+    about paying oblige (the price, the fees, interest on them)."""
+    if structure is None:
+        return None
+    counts: dict[tuple[Side, str], int] = {}
+    for clause in structure.iter_clauses():
+        if clause.children:
+            continue
+        for sentence in SEGMENT_END.split(clause.text):
+            if not _PAYS.search(sentence) or _NOT_THE_PRICE.search(sentence):
+                continue
+            payers = [
+                (a.side, a.alias)
+                for a in party_actions(sentence, roles)
+                if a.kind == "obligation" and a.side in ("us", "them")
+            ]
+            if not payers:  # '甲方向乙方支付…', '甲方于验收后三十日内支付…': no modal
+                payers = [
+                    (side, word)
+                    for at, side, word in party_mentions(sentence, roles)
+                    if side in ("us", "them")
+                    and sentence[at - 1 : at] not in ("向", "给")
+                    and _ZH_PAYS_AFTER.match(sentence, at + len(word))
+                ][:1]
+            for key in payers:
+                counts[key] = counts.get(key, 0) + 1
+    return max(counts, key=lambda k: counts[k]) if counts else None
 
 
 def role_actions(sentence: str) -> list[RoleAction]:

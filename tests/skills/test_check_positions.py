@@ -212,3 +212,76 @@ def test_a_chinese_daily_rate_is_annualised() -> None:
     assert _effects(out) == [("late_payment_interest", "against_us", RiskLevel.HIGH)]
     assert out.findings[0].value == pytest.approx(109.5)  # 0.3% a day = 109.5% a year
     assert out.findings[0].measure == "annual_rate"
+
+
+OWNERSHIP = """EQUIPMENT PURCHASE AGREEMENT
+
+This Agreement is made between Vantor Robotics AG (the "Seller") and Pinecrest Packaging LLC (the "Buyer").
+
+1. Price
+1.1 The total price for the Equipment is EUR 2,000,000.
+1.2 The Buyer shall pay the price within thirty (30) days of delivery.
+
+2. Intellectual Property
+2.1 All intellectual property in any improvements to the Equipment made by the Buyer shall vest in the Seller.
+2.2 All intellectual property in any improvements to the Equipment made by the Buyer shall vest in the Buyer.
+2.3 Each party retains ownership of its pre-existing intellectual property.
+
+3. Disputes
+3.1 Any dispute shall be submitted to the courts of the Seller's registered office.
+3.2 Any dispute shall be submitted to the courts of Geneva, Switzerland.
+
+4. Liability
+4.1 The Seller's aggregate liability under this Agreement shall not exceed EUR 20,000.
+4.2 The Seller's aggregate liability under this Agreement shall not exceed EUR 2,000,000.
+"""
+
+OWNERSHIP_ZH = """设备采购合同
+
+甲方（买方）：宁波海曙智能科技有限公司
+乙方（卖方）：成都天府数码设备有限公司
+
+第一条 价款
+1.1 合同总价款为人民币伍佰万元整（¥5,000,000.00）。
+1.2 甲方于验收合格后三十日内向乙方支付全部价款。
+
+第二条 知识产权
+2.1 甲方对设备所作改进的知识产权归乙方所有。
+2.2 双方各自原有的知识产权仍归各自所有。
+
+第三条 争议
+3.1 因本合同发生的争议，由乙方所在地人民法院管辖。
+
+第四条 责任
+4.1 乙方的赔偿责任总额不超过人民币五万元。
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "party", "clause", "expected"),
+    [
+        # IP in the payer's improvements vesting in the party paid: against the payer
+        (OWNERSHIP, "Buyer", "2.1", [("one_sided_ip_ownership", "against_us")]),
+        (OWNERSHIP, "Seller", "2.1", [("one_sided_ip_ownership", "favourable")]),
+        # the payer owning the results it pays for is market standard, for either side
+        (OWNERSHIP, "Seller", "2.2", []),
+        (OWNERSHIP, "Buyer", "2.3", []),
+        # a forum at the other side's seat; a neutral forum is nobody's
+        (OWNERSHIP, "Buyer", "3.1", [("one_sided_forum", "against_us")]),
+        (OWNERSHIP, "Seller", "3.1", [("one_sided_forum", "favourable")]),
+        (OWNERSHIP, "Buyer", "3.2", []),
+        # a cap of 1 % of the price on the Seller's liability; the whole price is the standard
+        (OWNERSHIP, "Buyer", "4.1", [("liability_cap_amount", "against_us")]),
+        (OWNERSHIP, "Buyer", "4.2", []),
+        (OWNERSHIP_ZH, "甲方", "2.1", [("one_sided_ip_ownership", "against_us")]),
+        (OWNERSHIP_ZH, "乙方", "2.2", []),
+        (OWNERSHIP_ZH, "甲方", "3.1", [("one_sided_forum", "against_us")]),
+        (OWNERSHIP_ZH, "乙方", "3.1", [("one_sided_forum", "favourable")]),
+        (OWNERSHIP_ZH, "甲方", "4.1", [("liability_cap_amount", "against_us")]),
+    ],
+)
+def test_ownership_forum_and_cap_amount(
+    text: str, party: str, clause: str, expected: list[tuple[str, str]]
+) -> None:
+    out = _findings(text, party, clause)
+    assert [(f.position_id, f.effect) for f in out.findings] == expected

@@ -112,11 +112,31 @@ class PartyCheck(_Strict):
     breadth_level: Level = Field(
         "high", description="Risk when it is also broad (any time, any reason, no notice…)."
     )
+    holder_near: str | None = Field(
+        None,
+        description="Where the term names its holder when no party acts in it: a regular "
+        "expression whose match the holder's name is next to ('vest in', '归', \"'s domicile\", "
+        "'所在地').",
+    )
+    holder_side: Literal["after", "before"] = Field(
+        "after", description="Whether the holder is named just after or just before that match."
+    )
+    holder_must_be: Literal["anyone", "payee"] = Field(
+        "anyone",
+        description="'payee': the term is one-sided only when held by the party being paid "
+        "(results of work we pay for owned by the one we pay); the payer holding it is "
+        "market standard.",
+    )
 
     @field_validator("patterns")
     @classmethod
     def _check_patterns(cls, patterns: list[str]) -> list[str]:
         return _regexes(patterns)
+
+    @field_validator("holder_near")
+    @classmethod
+    def _check_holder(cls, pattern: str | None) -> str | None:
+        return _regexes([pattern])[0] if pattern is not None else None
 
 
 class NumberCheck(_Strict):
@@ -130,9 +150,9 @@ class NumberCheck(_Strict):
     patterns: list[str] = Field(
         min_length=1, description="Regular expressions (case-insensitive) for the term, EN/ZH."
     )
-    measure: Literal["annual_rate", "days", "months_of_fees"] = Field(
-        description="What the number is: % a year (per day/month rates annualised), days, or "
-        "months of fees."
+    measure: Literal["annual_rate", "days", "months_of_fees", "share_of_price"] = Field(
+        description="What the number is: % a year (per day/month rates annualised), days, "
+        "months of fees, or an amount as % of the contract price."
     )
     worse: Literal["higher", "lower"] = Field(description="Which way hurts the bearer.")
     bearer: Literal["us", "them"] = Field("us", description="Whom the term must burden to hurt us.")

@@ -20,19 +20,23 @@ from pydantic import BaseModel, Field
 from contract_review.models import DocumentStructure, FavourableTerm, RiskLevel, RiskPoint
 from contract_review.parties import (
     PartyRoles,
+    Side,
     find_parties,
     party_actions,
     party_mentions,
     party_roles,
+    payer_of,
 )
 from contract_review.playbook import BREADTH, NumberCheck, PartyCheck, Position
 from contract_review.playbook.measure import MEASURES
+from contract_review.skills.cache import per_structure
 from contract_review.skills.context import (
     ClauseSkillInput,
     ReviewContext,
     SkillState,
     require_clause,
 )
+from contract_review.skills.local.extract_financial_terms import analyse
 from contract_review.skills.risks import RiskFactory
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 from contract_review.text import SEGMENT_END, has_cjk
@@ -133,23 +137,51 @@ def _segments(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _judge(check: PartyCheck, sentence: str, roles: PartyRoles) -> tuple[Effect, str] | None:
+def _judge(
+    check: PartyCheck, sentence: str, roles: PartyRoles, payer: tuple[str, str] | None
+) -> tuple[Effect, str] | None:
     """Whether the term in `sentence` is against us or favourable, and who holds it.
 
     The holder is the subject of the modal that states the term ("the Supplier may…", "乙方有权
     …"); a sentence with no modal at all ("the Customer's liability is unlimited", "乙方另行
     通知的内容即构成本合同的组成部分") is held by the first party it names."""
     kinds = _RIGHT_KINDS if check.kind == "their_right" else _DUTY_KINDS
+    near = _holder_near(check, sentence, roles)
     actions = party_actions(sentence, roles)
     actors = [(a.side, a.alias) for a in actions if a.kind in kinds]
-    if not actions:
+    if near is not None:
+        actors = [near]
+    elif not actions:
         actors = [(side, alias) for _, side, alias in party_mentions(sentence, roles)][:1]
     sides = {side for side, _ in actors}
     if not sides or "both" in sides or sides == {"us", "them"}:
         return None  # no party acts, or both do: balanced
     (side,) = sides
+    if check.holder_must_be == "payee" and payer is not None and side == payer[0]:
+        return None  # the party that pays holds it: market standard, not one-sided
     against = (side == "them") if check.kind == "their_right" else (side == "us")
     return ("against_us" if against else "favourable"), actors[0][1]
+
+
+def _holder_near(check: PartyCheck, sentence: str, roles: PartyRoles) -> tuple[Side, str] | None:
+    """(side, word) of the party the term names next to `check.holder_near` ('vest in the
+    Supplier', '归乙方所有', "the Supplier's domicile", '乙方所在地'), if any."""
+    if check.holder_near is None:
+        return None
+    mentions = party_mentions(sentence, roles)
+    for m in _compile(check.holder_near).finditer(sentence):
+        if check.holder_side == "after":
+            near = [(at, side, w) for at, side, w in mentions if m.end() <= at <= m.end() + 12]
+        else:
+            near = [
+                (at, side, w)
+                for at, side, w in mentions
+                if m.start() - 12 <= at + len(w) <= m.start()
+            ]
+        if near:
+            _, side, word = near[0] if check.holder_side == "after" else near[-1]
+            return side, word
+    return None
 
 
 def _finding(
@@ -181,7 +213,11 @@ def _finding(
 
 
 def _findings(
-    position: Position, text: str, roles: PartyRoles, payer: tuple[str, str] | None
+    position: Position,
+    text: str,
+    roles: PartyRoles,
+    payer: tuple[str, str] | None,
+    price: float | None,
 ) -> list[PositionFinding]:
     out = []
     for check in position.checks:
@@ -190,11 +226,11 @@ def _findings(
             if not any(_compile(p).search(sentence) for p in check.patterns):
                 continue
             if isinstance(check, NumberCheck):
-                found = _measured(position, check, sentence, roles, payer)
+                found = _measured(position, check, sentence, roles, payer, price)
                 if found is not None:
                     out.append(found)
                 continue
-            judged = _judge(check, sentence, roles)
+            judged = _judge(check, sentence, roles, payer)
             if judged is None:
                 continue
             effect, holder = judged
@@ -208,27 +244,38 @@ def _findings(
 # Numbers: rates a year, periods in days, caps in months of fees
 # --------------------------------------------------------------------------------------------
 
-_PAYS = re.compile(r"\bpa(?:y|ys|id|yment)\b|支付|付款", re.I)
+_PRICE_OF = re.compile(
+    r"\b(?:contract|purchase|total|aggregate)\s+(?:price|sum|amount|consideration)\b"
+    r"|\bprice\b|合同(?:总)?价款|合同(?:总)?价格|合同金额|总价",
+    re.I,
+)
 
 
-def _payer(structure: DocumentStructure | None, roles: PartyRoles) -> tuple[str, str] | None:
-    """(side, party word) of the party that pays under the contract: the one most sentences
-    about paying oblige."""
-    if structure is None:
-        return None
-    counts: dict[tuple[str, str], int] = {}
-    for clause in structure.iter_clauses():
-        if clause.children:
-            continue
-        for start, end in _segments(clause.text):
-            sentence = clause.text[start:end]
-            if not _PAYS.search(sentence):
-                continue
-            for a in party_actions(sentence, roles):
-                if a.kind == "obligation" and a.side in ("us", "them"):
-                    key = (a.side, a.alias)
-                    counts[key] = counts.get(key, 0) + 1
-    return max(counts, key=lambda k: counts[k]) if counts else None
+@per_structure()
+def contract_price(structure: DocumentStructure) -> float | None:
+    """The contract's price: the largest amount stated as a price (None when no clause states
+    one, e.g. fees per month)."""
+    amounts = [
+        float(item.value)
+        for clause in structure.iter_clauses()
+        if not clause.children and _PRICE_OF.search(clause.text)
+        for item in analyse(clause.text, [])[0]
+        if item.kind == "amount" and item.category == "price"
+    ]
+    return max(amounts) if amounts else None
+
+
+def _share_of_price(sentence: str, price: float | None) -> float | None:
+    """The sentence's amount as % of the contract price: a percentage of the price as written,
+    or a fixed amount divided by the price."""
+    items = analyse(sentence, [])[0]
+    items.sort(key=lambda item: item.category != "cap")  # the capped amount first
+    for item in items:
+        if item.kind == "percentage" and _PRICE_OF.search(sentence):
+            return float(item.value)
+        if item.kind == "amount" and price:
+            return 100.0 * float(item.value) / price
+    return None
 
 
 def _measured(
@@ -237,9 +284,13 @@ def _measured(
     sentence: str,
     roles: PartyRoles,
     payer: tuple[str, str] | None,
+    price: float | None,
 ) -> PositionFinding | None:
     """The number of the term against the tiers, for the party that bears the term."""
-    value = MEASURES[check.measure](sentence)
+    if check.measure == "share_of_price":
+        value = _share_of_price(sentence, price)
+    else:
+        value = MEASURES[check.measure](sentence)
     if value is None:
         return None
     level = check.level(value)
@@ -287,8 +338,9 @@ def _for_party(
     roles = party_roles(structure, party)
     if not roles.resolved:
         return []
-    payer = _payer(structure, roles)
-    return [f for p in positions for f in _findings(p, text, roles, payer)]
+    payer = payer_of(structure, roles)
+    price = contract_price(structure) if structure is not None else None
+    return [f for p in positions for f in _findings(p, text, roles, payer, price)]
 
 
 def _neutral(
@@ -304,7 +356,12 @@ def _neutral(
     return list(found.values())
 
 
-_MEASURE_WORDS = {"annual_rate": "% a year", "days": " days", "months_of_fees": " months of fees"}
+_MEASURE_WORDS = {
+    "annual_rate": "% a year",
+    "days": " days",
+    "months_of_fees": " months of fees",
+    "share_of_price": "% of the contract price",
+}
 
 
 def _what(f: PositionFinding) -> str:

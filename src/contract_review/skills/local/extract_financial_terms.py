@@ -16,7 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from contract_review.models import ClauseNode, DocumentStructure, RiskLevel, RiskPoint
-from contract_review.parties import PartyRoles, obligor_of, party_roles
+from contract_review.parties import PartyRoles, obligor_of, party_roles, payer_of
 from contract_review.skills.context import ReviewContext, SkillState, StructureInput, require_clause
 from contract_review.skills.risks import RiskFactory
 from contract_review.skills.schema import SkillBackend, SkillRegistration
@@ -153,10 +153,11 @@ class FinancialFlag(BaseModel):
     quote: str = Field(description="The text the flag is about (verbatim).")
     start: int = Field(ge=0, description="Offset of the quote in the analysed text.")
     end: int = Field(ge=0, description="Offset just past the quote.")
-    payer: Literal["us", "them", "both", ""] = Field(
+    burdens: Literal["us", "them", "both", ""] = Field(
         "",
-        description="Who pays the amount flagged, from our side ('' when unknown or no party "
-        "is acted for): uncapped damages the other side pays are no risk for us.",
+        description="Whom the term burdens, from our side ('' when unknown or no party is "
+        "acted for): uncapped damages the other side pays, or retention withheld from the "
+        "other side, are no risk for us.",
     )
 
 
@@ -1268,10 +1269,10 @@ def handle(inp: FinancialTermsInput) -> FinancialTermsOutput:
         text, source, offset = clause.text, "clause", clause.start_offset
     items, flags = analyse(text, _title_hits(structure, clause))
     party = inp.review_context.our_party if inp.review_context else ""
-    if party and any(f.code == "uncapped_damages" for f in flags):
+    if party and any(f.code in _SIDED for f in flags):
         roles = party_roles(structure, party)
         if roles.resolved:
-            flags = [_with_payer(text, f, roles) for f in flags]
+            flags = [_with_burden(text, f, roles, structure) for f in flags]
     amounts: list[AmountTerm] = []
     percentages: list[PercentageTerm] = []
     periods: list[PeriodTerm] = []
@@ -1328,19 +1329,33 @@ _FLAG_RISKS: dict[str, tuple[RiskLevel, str]] = {
 """Flag code → (risk level, risk type); other flags are low risks named by their code."""
 
 
-def _with_payer(text: str, flag: FinancialFlag, roles: PartyRoles) -> FinancialFlag:
-    """`flag` with the side that pays, read from the sentence around it."""
-    if flag.code != "uncapped_damages":
+_SIDED = frozenset(
+    {"uncapped_damages", "retention_above_5_percent", "retention_above_cn_3_percent"}
+)
+"""Flags that burden one party: the one who pays the damages, the one retention is withheld
+from."""
+
+
+def _with_burden(
+    text: str, flag: FinancialFlag, roles: PartyRoles, structure: DocumentStructure | None
+) -> FinancialFlag:
+    """`flag` with the side it burdens: the obligor of the damages in the sentence around it;
+    for retention, the party paid (the payer withholds it)."""
+    if flag.code not in _SIDED:
         return flag
-    start = max(text.rfind(c, 0, flag.start) for c in ".;。；\n") + 1
-    ends = [i for i in (text.find(c, flag.end) for c in ".;。；\n") if i != -1]
-    sentence = text[start : min(ends) if ends else len(text)]
-    side = obligor_of(sentence, roles)
-    return flag.model_copy(update={"payer": side}) if side in ("us", "them", "both") else flag
+    side: str | None
+    if flag.code == "uncapped_damages":
+        start = max(text.rfind(c, 0, flag.start) for c in ".;。；\n") + 1
+        ends = [i for i in (text.find(c, flag.end) for c in ".;。；\n") if i != -1]
+        side = obligor_of(text[start : min(ends) if ends else len(text)], roles)
+    else:
+        payer = payer_of(structure, roles)
+        side = {"us": "them", "them": "us"}.get(payer[0]) if payer else None
+    return flag.model_copy(update={"burdens": side}) if side in ("us", "them", "both") else flag
 
 
 def risk_rule(risk: RiskFactory, out: FinancialTermsOutput) -> list[RiskPoint]:
-    """Each flag is a risk on its quote — except uncapped damages the other side pays."""
+    """Each flag is a risk on its quote — except a term that burdens only the other side."""
     return [
         risk.risk(
             SKILL_ID,
@@ -1349,7 +1364,7 @@ def risk_rule(risk: RiskFactory, out: FinancialTermsOutput) -> list[RiskPoint]:
             quote=flag.quote,
         )
         for flag in out.flags
-        if not (flag.code == "uncapped_damages" and flag.payer == "them")
+        if flag.burdens != "them"
     ]
 
 
