@@ -341,7 +341,8 @@ def test_the_agent_prompt_carries_the_positions_on_the_clause(language: str) -> 
 
     load_builtin_plugins()
     plugin = get_plugin("generic")
-    assert plugin is not None and plugin.playbook is not None
+    assert plugin is not None
+    assert plugin.playbook is not None
     text = "The Supplier may terminate this Agreement for convenience at any time."
     positions = [p for p in plugin.playbook.positions if p.applies_to(text)]
     assert [p.id for p in positions] == ["one_sided_termination_for_convenience"]
