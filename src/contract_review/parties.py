@@ -651,9 +651,28 @@ _ZH_PAYS_AFTER = re.compile(r"[^，。；,;：:]{0,24}?(?:支付|付款|付清|�
 
 def payer_of(structure: DocumentStructure | None, roles: PartyRoles) -> tuple[Side, str] | None:
     """(side, party word) of the party that pays under the contract: the one most sentences
-    about paying oblige (the price, the fees, interest on them)."""
+    about paying the price oblige (not damages or interest).
+
+    Cached for the last few (structure, roles) pairs: skills ask it for every clause."""
     if structure is None:
         return None
+    key = (id(structure), roles)
+    with _CACHE_LOCK:
+        hit = _PAYER_CACHE.get(key)
+    if hit is not None and hit[0] is structure:
+        return hit[1]
+    payer = _payer(structure, roles)
+    with _CACHE_LOCK:
+        while len(_PAYER_CACHE) >= _CACHE_SIZE:
+            _PAYER_CACHE.pop(next(iter(_PAYER_CACHE)))
+        _PAYER_CACHE[key] = (structure, payer)
+    return payer
+
+
+_PAYER_CACHE: dict[tuple[int, PartyRoles], tuple[DocumentStructure, tuple[Side, str] | None]] = {}
+
+
+def _payer(structure: DocumentStructure, roles: PartyRoles) -> tuple[Side, str] | None:
     counts: dict[tuple[Side, str], int] = {}
     for clause in structure.iter_clauses():
         if clause.children:

@@ -108,6 +108,11 @@ class PartyCheck(_Strict):
     patterns: list[str] = Field(
         min_length=1, description="Regular expressions (case-insensitive) for the term, EN/ZH."
     )
+    vocab: list[str] = Field(
+        default_factory=list,
+        description="Lower-case substrings one of which a sentence must contain before the "
+        "patterns are tried (a fast pre-filter, as in the topic catalogue); empty: always tried.",
+    )
     level: Level = Field("medium", description="Risk when the term is one-sided against us.")
     breadth_level: Level = Field(
         "high", description="Risk when it is also broad (any time, any reason, no notice…)."
@@ -149,6 +154,11 @@ class NumberCheck(_Strict):
     kind: Literal["number"] = Field(description="A measured number.")
     patterns: list[str] = Field(
         min_length=1, description="Regular expressions (case-insensitive) for the term, EN/ZH."
+    )
+    vocab: list[str] = Field(
+        default_factory=list,
+        description="Lower-case substrings one of which a sentence must contain before the "
+        "patterns are tried (a fast pre-filter, as in the topic catalogue); empty: always tried.",
     )
     measure: Literal["annual_rate", "days", "months_of_fees", "share_of_price"] = Field(
         description="What the number is: % a year (per day/month rates annualised), days, "

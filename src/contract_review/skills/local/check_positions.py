@@ -12,6 +12,7 @@ clause and its sub-clause are both reviewed, the review keeps one risk per quote
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
@@ -212,31 +213,101 @@ def _finding(
     )
 
 
-def _findings(
-    position: Position,
-    text: str,
+Match = tuple[Position, PartyCheck | NumberCheck, str]
+"""A sentence of the clause that states a position's term."""
+
+
+def _matches(positions: list[Position], text: str) -> list[Match]:
+    """The sentences of `text` stating each position's terms (whoever holds them): found once
+    per clause, then judged for each party."""
+    table = _table(positions)
+    hits = [
+        (i, sentence)
+        for s, e in _segments(text)
+        for sentence in (text[s:e].strip(),)
+        for i in _sentence_hits(sentence, table)
+    ]
+    hits.sort(key=lambda hit: hit[0])  # position order, then text order
+    return [(*table.checks[i], sentence) for i, sentence in hits]
+
+
+@dataclass(frozen=True, eq=False)
+class _Table:
+    """The checks of a list of positions, compiled once: (position, check), each check's
+    patterns as one regular expression, and which checks each vocabulary word admits."""
+
+    checks: tuple[tuple[Position, PartyCheck | NumberCheck], ...]
+    patterns: tuple[re.Pattern[str], ...]
+    words: dict[str, tuple[int, ...]]
+    always: tuple[int, ...]
+    """Checks without a vocabulary: tried on every sentence."""
+
+
+_TABLES: dict[tuple[int, ...], tuple[list[Position], _Table]] = {}
+
+
+def _table(positions: list[Position]) -> _Table:
+    key = tuple(id(p) for p in positions)
+    hit = _TABLES.get(key)
+    if hit is not None and all(a is b for a, b in zip(hit[0], positions, strict=True)):
+        return hit[1]
+    checks = tuple((p, c) for p in positions for c in p.checks)
+    words: dict[str, list[int]] = {}
+    for i, (_, check) in enumerate(checks):
+        for word in check.vocab:
+            words.setdefault(word.lower(), []).append(i)
+    table = _Table(
+        checks=checks,
+        patterns=tuple(_any_pattern(tuple(c.patterns)) for _, c in checks),
+        words={w: tuple(ids) for w, ids in words.items()},
+        always=tuple(i for i, (_, c) in enumerate(checks) if not c.vocab),
+    )
+    if len(_TABLES) >= 16:
+        _TABLES.clear()
+    _TABLES[key] = (list(positions), table)  # the positions kept alive: their ids stay theirs
+    return table
+
+
+@lru_cache(maxsize=16384)
+def _sentence_hits(sentence: str, table: _Table) -> tuple[int, ...]:
+    """Which checks a sentence matches: only the checks whose vocabulary it contains are tried
+    (substring tests are far cheaper than the patterns). Cached: a clause's sentences are read
+    again as its sub-clauses'."""
+    low = sentence.lower()
+    candidates = set(table.always)
+    for word, ids in table.words.items():
+        if word in low:
+            candidates.update(ids)
+    return tuple(i for i in sorted(candidates) if table.patterns[i].search(sentence))
+
+
+@lru_cache(maxsize=256)
+def _any_pattern(patterns: tuple[str, ...]) -> re.Pattern[str]:
+    """One regular expression for a check's patterns (one scan per sentence, not one each)."""
+    return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
+
+
+def _judged(
+    matches: list[Match],
     roles: PartyRoles,
     payer: tuple[str, str] | None,
     price: float | None,
 ) -> list[PositionFinding]:
+    """The matched terms judged from the side of `roles`' party."""
     out = []
-    for check in position.checks:
-        for start, end in _segments(text):
-            sentence = text[start:end].strip()
-            if not any(_compile(p).search(sentence) for p in check.patterns):
-                continue
-            if isinstance(check, NumberCheck):
-                found = _measured(position, check, sentence, roles, payer, price)
-                if found is not None:
-                    out.append(found)
-                continue
-            judged = _judge(check, sentence, roles, payer)
-            if judged is None:
-                continue
-            effect, holder = judged
-            breadth = list(dict.fromkeys(m.group().lower() for m in _BREADTH.finditer(sentence)))
-            level = check.breadth_level if breadth else check.level
-            out.append(_finding(position, check, sentence, effect, holder, level, breadth))
+    for position, check, sentence in matches:
+        if isinstance(check, NumberCheck):
+            found = _measured(position, check, sentence, roles, payer, price)
+            if found is not None:
+                out.append(found)
+            continue
+        judged = _judge(check, sentence, roles, payer)
+        if judged is None:
+            continue
+        effect, holder = judged
+        breadth = list(dict.fromkeys(m.group().lower() for m in _BREADTH.finditer(sentence)))
+        level = check.breadth_level if breadth else check.level
+        out.append(_finding(position, check, sentence, effect, holder, level, breadth))
     return out
 
 
@@ -323,16 +394,19 @@ async def handle(inp: CheckPositionsInput) -> CheckPositionsOutput:
     if not positions:
         return out
     text = clause.text
-    if ctx.our_party:
-        findings = _for_party(inp.document_structure, ctx.our_party, positions, text)
+    matches = _matches(positions, text)
+    if not matches:
+        findings: list[PositionFinding] = []
+    elif ctx.our_party:
+        findings = _for_party(inp.document_structure, ctx.our_party, matches)
     else:
-        findings = _neutral(inp.document_structure, positions, text)
+        findings = _neutral(inp.document_structure, matches)
     findings.sort(key=lambda f: text.find(f.quote))
     return out.model_copy(update={"findings": findings})
 
 
 def _for_party(
-    structure: DocumentStructure | None, party: str, positions: list[Position], text: str
+    structure: DocumentStructure | None, party: str, matches: list[Match]
 ) -> list[PositionFinding]:
     """The clause's terms judged for `party` (nothing when the contract does not name it)."""
     roles = party_roles(structure, party)
@@ -340,19 +414,29 @@ def _for_party(
         return []
     payer = payer_of(structure, roles)
     price = contract_price(structure) if structure is not None else None
-    return [f for p in positions for f in _findings(p, text, roles, payer, price)]
+    return _judged(matches, roles, payer, price)
 
 
-def _neutral(
-    structure: DocumentStructure | None, positions: list[Position], text: str
-) -> list[PositionFinding]:
-    """A neutral review: each one-sided term against whichever party it burdens, named."""
+_parties = per_structure()(find_parties)
+"""The contract's parties, read once per document (a neutral review asks at every clause)."""
+
+
+def _neutral(structure: DocumentStructure | None, matches: list[Match]) -> list[PositionFinding]:
+    """A neutral review: each one-sided term against whichever party it burdens, named. With
+    two parties the terms are judged once: what favours one is against the other."""
+    parties = (_parties(structure) if structure is not None else [])[:4]
+    words = [p.labels[0] if p.labels else p.name for p in parties]
     found: dict[tuple[str, str], PositionFinding] = {}
-    for party in find_parties(structure)[:4]:
-        word = party.labels[0] if party.labels else party.name
-        for f in _for_party(structure, word, positions, text):
-            if f.effect == "against_us":
-                found.setdefault((f.position_id, f.quote), f.model_copy(update={"burdens": word}))
+    for n, word in enumerate(words):
+        for f in _for_party(structure, word, matches):
+            burdened = word if f.effect == "against_us" else ""
+            if len(words) == 2 and f.effect == "favourable":
+                burdened = words[1 - n]
+            if burdened:
+                update = {"burdens": burdened, "effect": "against_us"}
+                found.setdefault((f.position_id, f.quote), f.model_copy(update=update))
+        if len(words) == 2:
+            break
     return list(found.values())
 
 
