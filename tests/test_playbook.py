@@ -308,3 +308,33 @@ def test_a_protection_the_contract_lacks_is_a_finding_for_the_side_it_protects(
     assert seller["limitation_of_liability"]["location"] is None
     neutral = _missing(tmp_path, "neutral")
     assert neutral["limitation_of_liability"]["burdens"] == "Seller"
+
+
+def test_a_check_vocabulary_never_hides_a_pattern_match() -> None:
+    """The vocabulary is only a pre-filter: on every sentence of the bundled and evaluation
+    contracts, a check's patterns match only where its vocabulary is present."""
+    import re
+
+    from contract_review.text import SEGMENT_END
+    from tests.conftest import FIXTURES
+
+    load_builtin_plugins()
+    texts = [
+        p.read_text(encoding="utf-8")
+        for folder in (EXAMPLES, FIXTURES / "playbook_eval")
+        for p in sorted(folder.rglob("*.txt"))
+    ]
+    sentences = [s.strip() for t in texts for s in SEGMENT_END.split(t) if s.strip()]
+    assert len(sentences) > 500
+    for domain in ("generic", "fidic", "sha_spa"):
+        plugin = get_plugin(domain)
+        assert plugin is not None
+        for position in plugin.playbook.positions if plugin.playbook else []:
+            for check in position.checks:
+                if not check.vocab:
+                    continue
+                rx = re.compile("|".join(f"(?:{p})" for p in check.patterns), re.I)
+                for sentence in sentences:
+                    if rx.search(sentence):
+                        low = sentence.lower()
+                        assert any(w in low for w in check.vocab), (position.id, sentence)

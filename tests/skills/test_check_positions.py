@@ -285,3 +285,76 @@ def test_ownership_forum_and_cap_amount(
 ) -> None:
     out = _findings(text, party, clause)
     assert [(f.position_id, f.effect) for f in out.findings] == expected
+
+
+MORE = """SUPPLY AGREEMENT
+
+This Agreement is made between Halden Components Ltd (the "Supplier") and Brightwater Foods Inc. (the "Customer").
+
+1. Payment
+1.1 The Customer shall pay each invoice within one hundred and twenty (120) days of receipt.
+1.2 The Customer shall pay each invoice within thirty (30) days of receipt.
+
+2. Delay
+2.1 If the Supplier fails to deliver on time, the Supplier shall pay liquidated damages of one per cent (1%) of the price for each day of delay.
+2.2 If the Supplier fails to deliver on time, the Supplier shall pay liquidated damages of 0.05% of the price for each day of delay.
+
+3. Warranty
+3.1 The Supplier warrants the Products for a period of thirty (30) days from delivery.
+
+4. People and prices
+4.1 The Customer shall not solicit or hire any employee of the Supplier during the term and for two (2) years after.
+4.2 The Supplier shall offer the Customer prices no less favourable than those it offers any other customer.
+4.3 The Supplier may terminate this Agreement upon a change of control of the Customer.
+"""
+
+MORE_ZH = """采购合同
+
+甲方（买方）：苏州恒远精密制造有限公司
+乙方（卖方）：杭州锐达自动化设备有限公司
+
+第一条 价款
+1.1 合同总价款为人民币壹佰万元整（¥1,000,000.00）。
+1.2 甲方应于合同签订后三日内向乙方支付合同总价款的30%作为定金。
+
+第二条 质量
+2.1 质保期为自验收合格之日起三个月。
+2.2 剩余10%作为质量保证金，在质保期满后十五日内支付。
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "party", "clause", "expected"),
+    [
+        # 120 days to pay: past the 90-day walk-away for the party paid, a gain for the payer
+        (MORE, "Supplier", "1.1", [("payment_term", "against_us", RiskLevel.HIGH)]),
+        (MORE, "Customer", "1.1", [("payment_term", "favourable", RiskLevel.HIGH)]),
+        (MORE, "Supplier", "1.2", []),
+        # 1 % a day is 365 % a year of delay damages, borne by the Supplier
+        (MORE, "Supplier", "2.1", [("delay_damages_rate", "against_us", RiskLevel.HIGH)]),
+        (MORE, "Customer", "2.1", [("delay_damages_rate", "favourable", RiskLevel.HIGH)]),
+        (MORE, "Supplier", "2.2", []),  # 0.05 % a day: the standard
+        # a 30-day warranty given by the Supplier: short for the Customer
+        (MORE, "Customer", "3.1", [("warranty_period", "against_us", RiskLevel.HIGH)]),
+        (MORE, "Supplier", "3.1", [("warranty_period", "favourable", RiskLevel.HIGH)]),
+        (MORE, "Customer", "4.1", [("one_sided_non_solicit", "against_us", RiskLevel.MEDIUM)]),
+        (MORE, "Supplier", "4.2", [("one_sided_mfn", "against_us", RiskLevel.MEDIUM)]),
+        (
+            MORE,
+            "Customer",
+            "4.3",
+            [("one_sided_change_of_control", "against_us", RiskLevel.MEDIUM)],
+        ),
+        # a 定金 of 30 % of the price: above the 20 % statutory maximum, for the payer
+        (MORE_ZH, "甲方", "1.2", [("deposit_share", "against_us", RiskLevel.HIGH)]),
+        (MORE_ZH, "乙方", "1.2", [("deposit_share", "favourable", RiskLevel.HIGH)]),
+        # a three-month warranty with no party named is the seller's (the party paid)
+        (MORE_ZH, "甲方", "2.1", [("warranty_period", "against_us", RiskLevel.MEDIUM)]),
+        # '质保期满后十五日内支付' is a payment date, not a 15-day warranty
+        (MORE_ZH, "甲方", "2.2", []),
+    ],
+)
+def test_payment_delay_warranty_deposit_and_restrictions(
+    text: str, party: str, clause: str, expected: list[tuple[str, str, RiskLevel]]
+) -> None:
+    assert _effects(_findings(text, party, clause)) == expected

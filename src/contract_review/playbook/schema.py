@@ -166,6 +166,12 @@ class NumberCheck(_Strict):
     )
     worse: Literal["higher", "lower"] = Field(description="Which way hurts the bearer.")
     bearer: Literal["us", "them"] = Field("us", description="Whom the term must burden to hurt us.")
+    unnamed: Literal["payer", "payee"] | None = Field(
+        None,
+        description="Whose term it is when the sentence names no party: the contract's payer "
+        "(interest on late payment) or the party paid (its warranty period); none: no "
+        "judgement.",
+    )
     standard: float = Field(description="Acceptable without comment up to (or from) this value.")
     fallback: float = Field(description="Acceptable with a low risk up to (or from) this value.")
     walk_away: float = Field(description="Beyond this value the risk is high.")

@@ -358,10 +358,15 @@ def _measured(
     price: float | None,
 ) -> PositionFinding | None:
     """The number of the term against the tiers, for the party that bears the term."""
+    # The number is read from where the term starts ('…质保期满后十五日内支付': the period of
+    # payment, not of the warranty, comes after '质保期满').
+    first = min(
+        (m.start() for p in check.patterns if (m := _compile(p).search(sentence))), default=0
+    )
     if check.measure == "share_of_price":
         value = _share_of_price(sentence, price)
     else:
-        value = MEASURES[check.measure](sentence)
+        value = MEASURES[check.measure](sentence[first:]) or MEASURES[check.measure](sentence)
     if value is None:
         return None
     level = check.level(value)
@@ -374,8 +379,12 @@ def _measured(
         side, holder = str(actions[0].side), actions[0].alias
     elif mentions and mentions[0][0] in ("us", "them"):
         side, holder = mentions[0]
-    elif check.measure == "annual_rate" and payer is not None:
+    elif check.unnamed == "payer" and payer is not None:
         side, holder = payer  # interest on late payment falls on the party that pays
+    elif check.unnamed == "payee" and payer is not None:
+        side = "them" if payer[0] == "us" else "us"  # a warranty period is the payee's
+        aliases = roles.their_aliases if side == "them" else roles.our_aliases
+        holder = aliases[0] if aliases else side
     else:
         return None
     effect: Effect = "against_us" if side == check.bearer else "favourable"
