@@ -679,7 +679,15 @@ class _ClauseNodes:
                 for r in quoted
             )
         )
-        diffs = [d for r in results if r.success and (d := _diff_from(r.data)) is not None]
+        diffs: list[DocumentDiff] = []
+        seen: set[tuple[int | None, str, str]] = set()
+        for r in results:
+            d = _diff_from(r.data) if r.success else None
+            # two risks on the same words (a rule's and the model's) may ask for the same
+            # edit: one redline serves both
+            if d is not None and (d.start_offset, d.original_text, d.proposed_text) not in seen:
+                seen.add((d.start_offset, d.original_text, d.proposed_text))
+                diffs.append(d)
         return {"diffs": diffs}
 
     async def clause_validate(self, s: ClauseState, ctx: RunContext) -> dict[str, Any]:
