@@ -13,7 +13,8 @@ from contract_review.parties import resolve_party
 from tests.conftest import FIXTURES
 
 EVAL = FIXTURES / "playbook_eval"
-SPECS = sorted(EVAL.rglob("*.json"))
+SPECS = sorted(p for p in EVAL.rglob("*.json") if not p.name.startswith("clauses"))
+CLAUSE_SETS = sorted(EVAL.glob("clauses*.json"))
 
 
 @pytest.mark.parametrize("spec_path", SPECS, ids=[p.stem for p in SPECS])
@@ -38,3 +39,18 @@ def test_fixture(spec_path: Path) -> None:
         side = resolve_party(structure, party["label"])
         assert side.party is not None
         assert party["name"] == side.party.name
+
+
+@pytest.mark.parametrize("path", CLAUSE_SETS, ids=[p.stem for p in CLAUSE_SETS])
+def test_clause_set(path: Path) -> None:
+    """The clause sets of bench/clause_eval.py: two labelled parties, a burdened party or none."""
+    items = json.loads(path.read_text(encoding="utf-8"))["items"]
+    assert len({i["id"] for i in items}) == len(items)
+    for item in items:
+        assert item["burdens"] in ("A", "B", "none"), item["id"]
+        assert item["language"] in ("en", "zh"), item["id"]
+        for side in ("A", "B"):
+            label, name = item["parties"][side]
+            assert label, item["id"]
+            assert name, item["id"]
+        assert item["text"].strip(), item["id"]

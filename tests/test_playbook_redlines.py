@@ -27,7 +27,7 @@ from tests.conftest import FIXTURES
 
 runner = CliRunner()
 EVAL = FIXTURES / "playbook_eval"
-SPECS = sorted(EVAL.glob("*.json"))
+SPECS = sorted(p for p in EVAL.glob("*.json") if not p.name.startswith("clauses"))
 SERIOUS = ("medium", "high")
 
 
@@ -99,6 +99,8 @@ def test_redlines_move_toward_our_side(
                 if not risk.position_id:
                     continue
                 checked += 1
+                # the comment says what we want and what we could accept instead
+                assert "Our position:" in diff.reason or "我方立场" in diff.reason, diff.reason
                 cid = diff.clause_id
                 before_us, after_us = _against(text, us, cid), _against(edited, us, cid)
                 assert set(after_us) <= set(before_us), (us, diff.proposed_text, after_us)

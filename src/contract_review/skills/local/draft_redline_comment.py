@@ -1465,21 +1465,36 @@ def _comment(
     )
     parts = [p for p in (_sentence(risk.description, zh), _sentence(risk.reason, zh)) if p]
     why = "".join(parts) if zh else "".join(f"{p} " for p in parts)
+    stance = _stance(ctx.position, zh)
     if zh:
         benefit = _BENEFIT_ZH[benefit_key].format(us=us)
         if final is None:
             asked = f"审核意见：{_sentence(ctx.instruction, True)}" if ctx.instruction else ""
-            return f"{head}{why}{asked}{benefit}"
+            return f"{head}{why}{asked}{benefit}{stance}"
         change = _change_text(final, proposal.edit.display if proposal else None, True)
-        return f"{head}{why}修改建议：{change}。{benefit}"
+        return f"{head}{why}修改建议：{change}。{benefit}{stance}"
     benefit = _BENEFIT_EN[benefit_key].format(us=us, Us=_cap_first(us))
     if final is None:
         asked = (
             f"Reviewer's request: {_sentence(ctx.instruction, False)} " if ctx.instruction else ""
         )
-        return f"{head}{why}{asked}{benefit}"
+        return f"{head}{why}{asked}{benefit}{stance}"
     change = _change_text(final, proposal.edit.display if proposal else None, False)
-    return f"{head}{why}Proposed change: {change}. {benefit}"
+    return f"{head}{why}Proposed change: {change}. {benefit}{stance}"
+
+
+def _stance(position: Position | None, zh: bool) -> str:
+    """Our standard position and the fallback we can offer in negotiation, for the comment."""
+    if position is None:
+        return ""
+    lang = "zh" if zh else "en"
+    standard = _sentence(position.standard.text(lang), zh)
+    fallback = _sentence(position.fallback.text(lang), zh) if position.fallback else ""
+    if zh:
+        return f"我方立场：{standard}" + (f"可接受的退让方案：{fallback}" if fallback else "")
+    return f" Our position: {standard}" + (
+        f" Fallback we can accept: {fallback}" if fallback else ""
+    )
 
 
 # --------------------------------------------------------------------------------------------
