@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from contract_review.config import Settings
+from contract_review.errors import InputError
 from contract_review.models import ReviewResult, RiskLevel
 from contract_review.review import ReviewOptions, start_review
 
@@ -109,7 +110,12 @@ async def _evaluate(fixture: Path, work: Path, verbose: bool) -> Tally:
     tally = Tally()
     for n, party in enumerate(spec["parties"]):
         us = party["label"]
-        result, text = await _review(contract, us, work / f"{fixture.stem}-{n}")
+        try:
+            result, text = await _review(contract, us, work / f"{fixture.stem}-{n}")
+        except InputError as exc:  # the review refused the party: every term counts as missed
+            tally.missed.append(f"review for {us} refused: {exc}")
+            tally.planted_for_us += sum(i["burdens"] == us for i in spec["planted"])
+            continue
         spans = _serious_spans(result)
         for item in spec["planted"]:
             hit = _hit(spans, _span(text, item["span"]))

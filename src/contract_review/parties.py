@@ -22,7 +22,7 @@ import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
+from typing import Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -49,6 +49,7 @@ __all__ = [
     "obligor_of",
     "party_actions",
     "party_mentions",
+    "party_places",
     "party_roles",
     "payer_of",
     "resolve_party",
@@ -509,8 +510,12 @@ _EN_MODALS: tuple[tuple[ActionKind, str], ...] = (
     ),
 )
 _EN_GAP = (
-    r"\s*(?:,[^,;.]{0,80},\s*|\([^()]{0,80}\)\s*)?"
-    r"(?:(?:also|further|hereby|then|thereupon|forthwith|not)\s+|[A-Za-z]+ly\s+)?"
+    # 'the Buyer and its nominees may', 'the Supplier alone may'
+    r"\s*(?:(?:and|or)\s+(?:its|their)\s+(?:[\w-]+\s+){0,2}?(?:nominees|affiliates|agents"
+    r"|representatives|employees|sub-?contractors|auditors|personnel|officers|contractors"
+    r"|successors|assigns|designees)\s*)?"
+    r"(?:,[^,;.]{0,80},\s*|\([^()]{0,80}\)\s*)?"
+    r"(?:(?:also|further|hereby|then|thereupon|forthwith|not|alone|only|itself)\s+|[A-Za-z]+ly\s+)?"
 )
 _EN_MODAL = re.compile(_EN_GAP + "(?:" + "|".join(f"(?P<{k}>{p})" for k, p in _EN_MODALS) + r")\b")
 _EN_OBJECT_OF = re.compile(
@@ -640,7 +645,7 @@ def party_actions(sentence: str, roles: PartyRoles) -> list[PartyAction]:
     ]
 
 
-_PAYS = re.compile(r"\bpays?\b|支付|付款", re.I)
+_PAYS = re.compile(r"\b(?:re)?pays?\b|支付|付款|偿还|归还", re.I)
 _NOT_THE_PRICE = re.compile(
     r"damages|penalt|interest|compensat|indemn|refund|credit|违约金|赔偿|利息|滞纳金|罚|退还|返还",
     re.I,
@@ -680,14 +685,21 @@ def _payer(structure: DocumentStructure, roles: PartyRoles) -> tuple[Side, str] 
         for sentence in SEGMENT_END.split(clause.text):
             if not _PAYS.search(sentence) or _NOT_THE_PRICE.search(sentence):
                 continue
-            payers = [
-                (a.side, a.alias)
+            obliged = [
+                a
                 for a in party_actions(sentence, roles)
                 if a.kind == "obligation" and a.side in ("us", "them")
             ]
+            # 'Provider shall invoice …, and Client shall pay …': the subject nearest before
+            # the paying verb pays.
+            pay_at = _PAYS.search(sentence)
+            before = [a for a in obliged if pay_at is not None and a.start < pay_at.start()]
+            payers: list[tuple[Side, str]] = [
+                (a.side, a.alias) for a in (before[-1:] or obliged[:1])
+            ]
             if not payers:  # '甲方向乙方支付…', '甲方于验收后三十日内支付…': no modal
                 payers = [
-                    (side, word)
+                    (cast(Side, side), word)
                     for at, side, word in party_mentions(sentence, roles)
                     if side in ("us", "them")
                     and sentence[at - 1 : at] not in ("向", "给")
@@ -713,6 +725,105 @@ def party_mentions(text: str, roles: PartyRoles) -> list[tuple[int, Side, str]]:
         return []
     labels = _matcher(roles.our_aliases, roles.their_aliases).labels
     return [(m.start(), labels[m.group(0)], m.group(0)) for m in regex.finditer(text)]  # type: ignore[misc]
+
+
+# Where a party's address starts in its description ("… whose registered office is at …",
+# "… of Industriestrasse 17, …", "住所：上海市…"); its incorporation ("registered in England and
+# Wales", "organised under the laws of Delaware") says nothing of where it sits.
+_ADDRESS_AT = re.compile(
+    r"\b(?:(?:office|address|place of business|establishment|premises|headquarters)\s+"
+    r"(?:is\s+|are\s+)?(?:located\s+|situated\s+)?(?:at|in)|located\s+(?:at|in)|situated\s+(?:at|in)"
+    r"|residing\s+(?:at|in)"
+    r"|of(?=\s+\d|\s+[A-Z][a-z]+(?:strasse|straße|weg|gasse|laan|straat|vej|gade)\b))\s+"
+    r"|(?:住所|地址|住所地|注册地址|通讯地址|营业地址|所在地)\s*[:：]?\s*"
+)
+_PLACE_STOP = frozenset(
+    {
+        *("Street", "Road", "Way", "Avenue", "Place", "Lane", "Square", "Floor", "Building"),
+        *("House", "Suite", "Unit", "Park", "Tower", "Court", "Centre", "Center", "Plaza"),
+        *("Drive", "Boulevard", "Quay", "Business", "The", "And", "Of", "Limited", "Company"),
+        *("North", "South", "East", "West", "Upper", "Lower", "Level", "Block", "Estate"),
+        "Industrial",
+    }
+)
+_ZH_PLACE = re.compile(
+    r"([\u4e00-\u9fff]{2,3}?)(?:省|市|自治区|特别行政区)|([\u4e00-\u9fff]{2,3}?)(?:区|县)"
+)
+
+
+def _places(address: str) -> set[str]:
+    """City, region and country words of an address ('Goeppingen', 'Germany', '上海')."""
+    words = set(re.findall(r"\b[A-Z][a-zA-Z\u00c0-\u017f\-]{2,}\b", address))
+    words |= {a or b for a, b in _ZH_PLACE.findall(address)}
+    return {w for w in words if w not in _PLACE_STOP}
+
+
+@lru_cache(maxsize=32)
+def _described(text: str, names: tuple[tuple[str, ...], ...]) -> tuple[frozenset[str], ...]:
+    places: list[frozenset[str]] = []
+    for n, aliases in enumerate(names):
+        others = [a for i, g in enumerate(names) if i != n for a in g]
+        found: set[str] = set()
+        for alias in aliases:
+            if len(alias) < 3 or (_is_label(alias) and not has_cjk(alias)):
+                continue
+            for m in re.finditer(re.escape(alias), text):
+                tail = text[m.end() : m.end() + 400]
+                # The description ends where the next party is named (or the paragraph ends).
+                cut = min(
+                    [i for o in others if len(o) >= 2 for i in [tail.find(o)] if i >= 0]
+                    + [i for i in [tail.find("\n\n")] if i >= 0]
+                    + [len(tail)]
+                )
+                at = _ADDRESS_AT.search(tail[:cut])
+                if at is not None:
+                    address = re.split(r"[（(\n]|[\"“]", tail[at.end() : cut], maxsplit=1)[0]
+                    found |= _places(address)
+        places.append(frozenset(found - {w for a in aliases for w in a.split()}))
+    return tuple(places)
+
+
+def party_places(structure: DocumentStructure | None, roles: PartyRoles) -> dict[str, Side]:
+    """Place words of each side's address, as the preamble or the definitions give it
+    ('Bergen', 'Norway', '上海'), mapped to that side — only places of one side (two parties
+    in the same city share it, and it is nobody's home ground)."""
+    if structure is None:
+        return {}
+    key = (id(structure), roles)
+    with _CACHE_LOCK:
+        hit = _PLACES_CACHE.get(key)
+    if hit is not None and hit[0] is structure:
+        return hit[1]
+    found = _side_places(structure, roles)
+    with _CACHE_LOCK:
+        while len(_PLACES_CACHE) >= _CACHE_SIZE:
+            _PLACES_CACHE.pop(next(iter(_PLACES_CACHE)))
+        _PLACES_CACHE[key] = (structure, found)
+    return found
+
+
+_PLACES_CACHE: dict[tuple[int, PartyRoles], tuple[DocumentStructure, dict[str, Side]]] = {}
+
+
+def _side_places(structure: DocumentStructure, roles: PartyRoles) -> dict[str, Side]:
+    groups = _party_groups(structure)
+    if not groups:
+        return {}
+    text = (
+        _preamble_window(structure)
+        + "\n\n"
+        + "\n\n".join(f"{d.term} {d.definition[:400]}" for d in structure.definitions.values())
+    )
+    places = _described(text, tuple(tuple(g) for g in groups))
+    sides: dict[str, Side] = {}
+    seen: dict[str, int] = {}
+    for group, found in zip(groups, places, strict=True):
+        side = next((roles.side_of(a) for a in group if roles.side_of(a) in ("us", "them")), None)
+        for place in found:
+            seen[place] = seen.get(place, 0) + 1
+            if side is not None:
+                sides[place] = side
+    return {p: side for p, side in sides.items() if seen[p] == 1}
 
 
 def obligor_of(sentence: str, roles: PartyRoles) -> Side | None:
@@ -815,14 +926,17 @@ _DOC_WORDS = frozenset(
 # acronym, (MICOA), or after "as", (as Company).
 _PREAMBLE_LABEL = re.compile(
     r"\(\s*(?:(?:the|hereinafter(?:\s+(?:referred\s+to|called|named|defined))?(?:\s+as)?"
-    r"|herein)\s+)?(?:[\"“”]\s*(?:the\s+)?([A-Z][A-Za-z0-9&.'\- ]{0,38}[A-Za-z0-9.])\s*[\"“”]"
+    r"|herein)\s+)?(?:the\s+)?(?:[\"“”]\s*(?:the\s+)?([A-Z][A-Za-z0-9&.'\- ]{0,38}[A-Za-z0-9.])\s*[\"“”]"
     r"|([A-Z][A-Z0-9&\-]{1,11})(?=\s*\))|as\s+(?:the\s+)?([A-Z][A-Za-z]{2,30})(?=\s*\)))"
 )
 # Where a party's description starts: after "between", "by", "and", "with", a line break.
 # A party set out in its own paragraph ("by and between:\n\nACME, INC., a Delaware …")
 # starts at its line.
 _PARTY_START = re.compile(
-    r"(?:\bbetween|\bby|\band|\bwith)[\s,:]+(?=[A-Z])|(?:^|\n)[ \t,:]*(?=[A-Z])"
+    r"(?i:\bbetween|\bby|\band|\bwith)[\s,:]+(?=[A-Z])|(?:^|\n)[ \t,:]*(?=[A-Z])"
+)
+_LIST_MARK = re.compile(
+    r"(?:^|\n|[:;]|\b(?i:and|between))[ \t]*(?:\(\d{1,2}\)|\(?[a-z]\)|\d{1,2}\.)[ \t]+(?=[A-Z])"
 )
 _NAME_RUN = re.compile(
     r"(?:The\s+|the\s+)?[A-Z][\w.&'’\-]*(?:,?\s+(?:(?:of|for|the|de|du|la|&)\s+)?"
@@ -847,23 +961,27 @@ def _preamble_window(structure: DocumentStructure) -> str:
     return text[:6000]
 
 
-def _org_before(text: str, end: int) -> str | None:
+def _org_before(text: str, end: int, after: int = 0) -> str | None:
     """The party named by the description that a parenthesised label at `end` closes: the
     capitalised name where the description starts — the first 'between', 'and', … after the
-    previous label (a description may itself say 'England and Wales')."""
-    head = text[max(0, end - 400) : end]
+    previous label, which ends at `after` (a description may itself say 'England and Wales'
+    or hold parentheses: '(organisation number …)')."""
+    head = text[max(0, end - 400, after) : end]
     # The description lies after the previous label and within the paragraph.
-    previous = max(head.rfind(")"), head.rfind("\n\n"))
-    starts = [m.end() for m in _PARTY_START.finditer(head, previous + 1)]
+    base = head.rfind("\n\n") + 1
+    starts = [m.end() for m in _PARTY_START.finditer(head, base)]
     # A numbered list of parties: "(1) Acme S.p.A., a company … ("Manufacturer"); and (2) …"
-    if re.match(r"\s*(?:\(\d{1,2}\)|\(?[a-z]\))\s*$", head[max(0, previous - 3) : previous + 1]):
-        lead = len(head[previous + 1 :]) - len(head[previous + 1 :].lstrip())
-        starts.insert(0, previous + 1 + lead)
+    listed = [m.end() for m in _LIST_MARK.finditer(head, base)]
+    if listed:
+        starts.insert(0, listed[-1])
     for start in starts:
         run = _NAME_RUN.match(head, start)
         if run is None:
             continue
         name = re.sub(r"\s+", " ", run.group()).strip(" ,")
+        # A company form in lower case ends the name too: 'Castellan Holdings plc'.
+        form = re.match(r",?\s+(?:plc|ltd|llc|gmbh|inc)\.?(?![A-Za-z])", head[run.end() :])
+        name += form.group() if form else ""
         suffix = re.search(r"^(.*?(?<![A-Za-z])" + _EN_SUFFIX + r")(?![A-Za-z])", name)
         name = suffix.group(1) if suffix else name
         if 2 <= len(name) <= 90 and not _is_doc_phrase(name):
@@ -887,11 +1005,13 @@ def _preamble_groups(structure: DocumentStructure) -> list[list[str]]:
     """[label, name] groups from an English preamble's parenthesised labels."""
     text = _preamble_window(structure)
     groups: list[list[str]] = []
+    after = 0
     for m in _PREAMBLE_LABEL.finditer(text):
         label = _clean(next(g for g in m.groups() if g))
+        previous, after = after, m.end()
         if len(label) < 2 or _is_doc_phrase(label):
             continue
-        name = _org_before(text, m.start())
+        name = _org_before(text, m.start(), previous)
         if name is None or not (_is_label(label) or _looks_like_name(name)):
             continue
         groups.append([label, name] if label.casefold() != name.casefold() else [name])

@@ -14,6 +14,7 @@ from contract_review.graph.prompts import (
     final_answer_instruction,
 )
 from contract_review.models import RiskLevel, RiskPoint, TextLocation
+from contract_review.playbook import applicable
 from contract_review.plugins import create_dispatcher
 from contract_review.skills import SkillDispatcher
 
@@ -344,8 +345,9 @@ def test_the_agent_prompt_carries_the_positions_on_the_clause(language: str) -> 
     assert plugin is not None
     assert plugin.playbook is not None
     text = "The Supplier may terminate this Agreement for convenience at any time."
-    positions = [p for p in plugin.playbook.positions if p.applies_to(text)]
+    positions = applicable(plugin.playbook.positions, text)
     assert [p.id for p in positions] == ["one_sided_termination_for_convenience"]
+    assert "one_sided_discretion" in [p.id for p in plugin.playbook.positions if p.applies_to(text)]
     messages = build_react_agent_messages(
         language=language,
         our_party="Customer",

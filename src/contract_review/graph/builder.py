@@ -49,7 +49,7 @@ from contract_review.models import (
     RiskPoint,
     TaskDocument,
 )
-from contract_review.playbook import Position
+from contract_review.playbook import Position, applicable
 from contract_review.plugins import create_dispatcher
 from contract_review.skills.context import ReviewContext
 from contract_review.skills.dispatcher import SkillDispatcher
@@ -198,11 +198,9 @@ def _clause_positions(
     facts: ReviewContext, clause: ClauseNode, item: ReviewChecklistItem
 ) -> list[Position]:
     """The playbook positions on the clause's points (what the agent's prompt carries)."""
-    return [
-        p
-        for p in facts.positions
-        if p.applies_to(clause.text, clause.title or item.clause_name, item.topic or "")
-    ]
+    return applicable(
+        facts.positions, clause.text, clause.title or item.clause_name, item.topic or ""
+    )
 
 
 def _generic_checklist(structure: DocumentStructure) -> list[ReviewChecklistItem]:

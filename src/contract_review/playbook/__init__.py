@@ -14,6 +14,7 @@ from .schema import (
     Position,
     Recognition,
     Wording,
+    applicable,
 )
 
 __all__ = [
@@ -27,6 +28,7 @@ __all__ = [
     "Position",
     "Recognition",
     "Wording",
+    "applicable",
     "dump_playbook",
     "load_playbook",
     "packaged_playbook",

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from contract_review.text.numerals import chinese_to_decimal
 
-__all__ = ["MEASURES", "annual_rate", "days", "months_of_fees"]
+__all__ = ["MEASURES", "annual_rate", "days", "months_of_fees", "percent"]
 
 _PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s*(?:%|per\s?cent\b|percent\b)", re.I)
 _ZH_FRACTION = re.compile(r"(百分之|千分之|万分之)([零〇一二两三四五六七八九十百\d.]+)")
@@ -80,9 +80,41 @@ def months_of_fees(sentence: str) -> float | None:
     return n / 30 if n is not None else None
 
 
+_TIMES = re.compile(
+    r"\b(double|twice|triple|treble|three times|four times|five times)\b"
+    r"|\(?(\d+(?:\.\d+)?)\)?\s*times\b|([\d.]+|[一二两三四五六七八九十]+)\s*倍",
+    re.I,
+)
+_TIMES_WORDS = {"double": 2.0, "twice": 2.0, "triple": 3.0, "treble": 3.0, "three times": 3.0}
+_TIMES_WORDS |= {"four times": 4.0, "five times": 5.0}
+
+
+def percent(sentence: str) -> float | None:
+    """The first percentage of `sentence` ('six percent (6%)', '百分之三十'), or a multiple as
+    a percentage ('twice', '3 times', '两倍' → 200, 300, 200)."""
+    m = _PERCENT.search(sentence)
+    z = _ZH_FRACTION.search(sentence)
+    t = _TIMES.search(sentence)
+    first = min((x for x in (m, z, t) if x is not None), key=lambda x: x.start(), default=None)
+    if first is None:
+        return None
+    if first is m:
+        return float(m.group(1))
+    if first is z:
+        number = chinese_to_decimal(z.group(2))
+        base = {"百分之": 1.0, "千分之": 0.1, "万分之": 0.01}[z.group(1)]
+        return float(number) * base if number is not None else None
+    assert t is not None
+    if t.group(1):
+        return 100.0 * _TIMES_WORDS[t.group(1).lower()]
+    times = float(t.group(2)) if t.group(2) else chinese_to_decimal(t.group(3))
+    return 100.0 * float(times) if times is not None else None
+
+
 MEASURES: dict[str, Callable[[str], float | None]] = {
     "annual_rate": annual_rate,
     "days": days,
     "months_of_fees": months_of_fees,
+    "percent": percent,
 }
 """Each NumberCheck measure and the function that reads it from a sentence."""

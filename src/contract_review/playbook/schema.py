@@ -27,6 +27,7 @@ __all__ = [
     "Position",
     "Recognition",
     "Wording",
+    "applicable",
 ]
 
 Level = Literal["low", "medium", "high"]
@@ -126,6 +127,17 @@ class PartyCheck(_Strict):
     holder_side: Literal["after", "before"] = Field(
         "after", description="Whether the holder is named just after or just before that match."
     )
+    holder_at_seat: bool = Field(
+        False,
+        description="The holder is the party whose address (preamble or definitions) names "
+        "a place the sentence names ('the courts of Munich' for a party seated in Munich): a "
+        "forum at one side's home.",
+    )
+    unnamed: Literal["payer", "payee"] | None = Field(
+        None,
+        description="Who holds the term when the sentence names no party: the contract's payer "
+        "or the party paid (an automatic price increase is the payee's); none: no judgement.",
+    )
     holder_must_be: Literal["anyone", "payee"] = Field(
         "anyone",
         description="'payee': the term is one-sided only when held by the party being paid "
@@ -160,9 +172,10 @@ class NumberCheck(_Strict):
         description="Lower-case substrings one of which a sentence must contain before the "
         "patterns are tried (a fast pre-filter, as in the topic catalogue); empty: always tried.",
     )
-    measure: Literal["annual_rate", "days", "months_of_fees", "share_of_price"] = Field(
+    measure: Literal["annual_rate", "days", "months_of_fees", "share_of_price", "percent"] = Field(
         description="What the number is: % a year (per day/month rates annualised), days, "
-        "months of fees, or an amount as % of the contract price."
+        "months of fees, an amount as % of the contract price, or a plain % of what the "
+        "sentence names ('6% of the amount prepaid', '300% of the daily rent', 'twice')."
     )
     worse: Literal["higher", "lower"] = Field(description="Which way hurts the bearer.")
     bearer: Literal["us", "them"] = Field("us", description="Whom the term must burden to hurt us.")
@@ -235,6 +248,11 @@ class Position(_Strict):
         "(the number set to the standard; the default for number checks), 'cap' (unlimited "
         "liability capped with the `redline` wording); none: the general drafting rules.",
     )
+    catch_all: bool = Field(
+        False,
+        description="A general position (unbounded discretion, open-ended duty…) that judges a "
+        "sentence only when no specific position has: one finding per term, the specific one.",
+    )
     source: str = Field("", description="Where the position comes from (facts, not wording).")
 
     @field_validator("id")
@@ -267,6 +285,16 @@ class Position(_Strict):
             subtypes=list(self.subtypes),
             source=self.source,
         )
+
+
+def applicable(
+    positions: list[Position], text: str, title: str = "", topic: str = ""
+) -> list[Position]:
+    """The positions on a clause's points; catch-all positions only when no specific one
+    applies (the agent is asked about the specific point, as the checks judge it)."""
+    on = [p for p in positions if p.applies_to(text, title, topic)]
+    specific = [p for p in on if not p.catch_all]
+    return specific or on
 
 
 class Playbook(_Strict):

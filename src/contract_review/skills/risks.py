@@ -175,18 +175,20 @@ def risks_from_skill_outputs(
     validated once into each skill's output model) on one clause, most severe first, one per
     (type, quote)."""
     factory = RiskFactory(clause)
-    risks: list[RiskPoint] = []
-    seen: set[tuple[str, str]] = set()
+    found: list[RiskPoint] = []
     for registration, data in results:
         rule = registration.risk_rule
         if rule is None:
             continue
         schema = registration.output_schema
         output = schema.model_validate(data) if schema is not None else data
-        for risk in rule(factory, output):
-            key = (risk.risk_type, risk.location.original_text if risk.location else risk.id)
-            if key not in seen:
-                seen.add(key)
-                risks.append(risk)
-    risks.sort(key=lambda r: SEVERITY_ORDER[r.risk_level])
+        found += rule(factory, output)
+    found.sort(key=lambda r: SEVERITY_ORDER[r.risk_level])  # stable: the most severe kept
+    risks: list[RiskPoint] = []
+    seen: set[tuple[str, str]] = set()
+    for risk in found:
+        key = (risk.risk_type, risk.location.original_text if risk.location else risk.id)
+        if key not in seen:
+            seen.add(key)
+            risks.append(risk)
     return risks

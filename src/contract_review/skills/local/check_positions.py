@@ -25,6 +25,7 @@ from contract_review.parties import (
     find_parties,
     party_actions,
     party_mentions,
+    party_places,
     party_roles,
     payer_of,
 )
@@ -139,7 +140,11 @@ def _segments(text: str) -> list[tuple[int, int]]:
 
 
 def _judge(
-    check: PartyCheck, sentence: str, roles: PartyRoles, payer: tuple[str, str] | None
+    check: PartyCheck,
+    sentence: str,
+    roles: PartyRoles,
+    payer: tuple[str, str] | None,
+    places: dict[str, Side],
 ) -> tuple[Effect, str] | None:
     """Whether the term in `sentence` is against us or favourable, and who holds it.
 
@@ -148,12 +153,22 @@ def _judge(
     通知的内容即构成本合同的组成部分") is held by the first party it names."""
     kinds = _RIGHT_KINDS if check.kind == "their_right" else _DUTY_KINDS
     near = _holder_near(check, sentence, roles)
+    if near is None and check.holder_at_seat:
+        near = _holder_at_seat(sentence, places)
+        if near is None:
+            return None  # a place of neither side, or of both: nobody's home ground
     actions = party_actions(sentence, roles)
     actors = [(a.side, a.alias) for a in actions if a.kind in kinds]
     if near is not None:
         actors = [near]
     elif not actions:
-        actors = [(side, alias) for _, side, alias in party_mentions(sentence, roles)][:1]
+        actors = _named_at_term(check, sentence, roles)
+    if not actors and not actions and check.unnamed is not None and payer is not None:
+        # No party named: the term is the payer's or the payee's (a price increase by itself
+        # is the payee's).
+        payee: Side = "them" if payer[0] == "us" else "us"
+        side_of: Side = payer[0] if check.unnamed == "payer" else payee  # type: ignore[assignment]
+        actors = [(side_of, payer[1] if check.unnamed == "payer" else _word(roles, side_of))]
     sides = {side for side, _ in actors}
     if not sides or "both" in sides or sides == {"us", "them"}:
         return None  # no party acts, or both do: balanced
@@ -162,6 +177,49 @@ def _judge(
         return None  # the party that pays holds it: market standard, not one-sided
     against = (side == "them") if check.kind == "their_right" else (side == "us")
     return ("against_us" if against else "favourable"), actors[0][1]
+
+
+def _named_at_term(check: PartyCheck, sentence: str, roles: PartyRoles) -> list[tuple[Side, str]]:
+    """The party a sentence without a modal names for the term: the one the term's words name
+    as its owner ('the liability of the Licensee shall not be limited'), else the first one
+    named in the sentence — or, in a sentence contrasting two parties ('…, whereas the
+    Licensee's liability is unlimited'), in the part that states the term."""
+    spans = [m.span() for p in check.patterns if (m := _compile(p).search(sentence))]
+    mentions = party_mentions(sentence, roles)
+    if not mentions:
+        return []
+    if not spans:
+        return [(mentions[0][1], mentions[0][2])]
+    start, end = min(spans)
+    owner = [
+        (side, w)
+        for at, side, w in mentions
+        if start <= at < end and re.search(r"\bof\s+(?:the\s+)?$", sentence[start:at])
+    ]
+    turn = max((m.end() for m in _CONTRAST.finditer(sentence, 0, start)), default=0)
+    part = [(side, w) for at, side, w in mentions if at >= turn]
+    return owner[:1] or part[:1] or [(mentions[0][1], mentions[0][2])]
+
+
+_CONTRAST = re.compile(r"\b(?:whereas|while)\b|,\s*but\b|而(?!且)|但是|相反", re.I)
+
+
+def _word(roles: PartyRoles, side: Side) -> str:
+    aliases = roles.their_aliases if side == "them" else roles.our_aliases
+    return aliases[0] if aliases else str(side)
+
+
+def _holder_at_seat(sentence: str, places: dict[str, Side]) -> tuple[Side, str] | None:
+    """(side, place) when the sentence names places of one side's address only ('the courts
+    of Munich' for a party seated in Munich)."""
+    named = [
+        (side, place)
+        for place, side in places.items()
+        if (
+            place in sentence if has_cjk(place) else re.search(rf"\b{re.escape(place)}\b", sentence)
+        )
+    ]
+    return named[0] if len({side for side, _ in named}) == 1 else None
 
 
 def _holder_near(check: PartyCheck, sentence: str, roles: PartyRoles) -> tuple[Side, str] | None:
@@ -292,6 +350,7 @@ def _judged(
     roles: PartyRoles,
     payer: tuple[str, str] | None,
     price: float | None,
+    places: dict[str, Side],
 ) -> list[PositionFinding]:
     """The matched terms judged from the side of `roles`' party."""
     out = []
@@ -301,13 +360,30 @@ def _judged(
             if found is not None:
                 out.append(found)
             continue
-        judged = _judge(check, sentence, roles, payer)
+        judged = _judge(check, sentence, roles, payer, places)
         if judged is None:
             continue
         effect, holder = judged
         breadth = list(dict.fromkeys(m.group().lower() for m in _BREADTH.finditer(sentence)))
         level = check.breadth_level if breadth else check.level
         out.append(_finding(position, check, sentence, effect, holder, level, breadth))
+    return _specific_first(out, {p.id for p, _, _ in matches if p.catch_all})
+
+
+def _specific_first(findings: list[PositionFinding], general: set[str]) -> list[PositionFinding]:
+    """The findings without those of catch-all positions on a sentence a specific position
+    judged already, and one finding per catch-all position and sentence."""
+    if not general:
+        return findings
+    specific = {f.quote for f in findings if f.position_id not in general}
+    seen: set[str] = set()
+    out = []
+    for f in findings:
+        if f.position_id in general:
+            if f.quote in specific or f.quote in seen:
+                continue
+            seen.add(f.quote)
+        out.append(f)
     return out
 
 
@@ -383,8 +459,7 @@ def _measured(
         side, holder = payer  # interest on late payment falls on the party that pays
     elif check.unnamed == "payee" and payer is not None:
         side = "them" if payer[0] == "us" else "us"  # a warranty period is the payee's
-        aliases = roles.their_aliases if side == "them" else roles.our_aliases
-        holder = aliases[0] if aliases else side
+        holder = _word(roles, side)  # type: ignore[arg-type]
     else:
         return None
     effect: Effect = "against_us" if side == check.bearer else "favourable"
@@ -423,7 +498,7 @@ def _for_party(
         return []
     payer = payer_of(structure, roles)
     price = contract_price(structure) if structure is not None else None
-    return _judged(matches, roles, payer, price)
+    return _judged(matches, roles, payer, price, party_places(structure, roles))
 
 
 _parties = per_structure()(find_parties)
@@ -454,6 +529,7 @@ _MEASURE_WORDS = {
     "days": " days",
     "months_of_fees": " months of fees",
     "share_of_price": "% of the contract price",
+    "percent": "%",
 }
 
 
