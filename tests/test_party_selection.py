@@ -234,3 +234,20 @@ def test_cli_unknown_party(tmp_path: Path) -> None:
     assert "Granite Peak Components, Inc." in lines[0]
     assert not out.exists()
     assert not (tmp_path / "state" / "tasks").exists()
+
+
+def test_parties_whose_descriptions_hold_parentheses_or_capitals() -> None:
+    """'(organisation number …)' inside a description, 'BETWEEN … AND …' in capitals,
+    '(hereinafter referred to as the "Consultant")' and a lower-case 'plc'."""
+    text = (
+        "AGREEMENT\n\nThis Agreement is made on 2 June 2025 BETWEEN Fjordvik Marine AS, a "
+        "Norwegian company (organisation number 921 334 872) having its registered office at "
+        'Strandkaien 14, 5013 Bergen, Norway ("Fjordvik"), AND Castlegate Holdings plc, whose '
+        "registered office is at 1 Quay Street, Manchester (hereinafter referred to as the "
+        '"Consultant").\n\n1. Services\n1.1 The Consultant shall provide the Services.\n'
+    )
+    structure = StructureParser().parse(text, document_id="c")
+    assert [(p.name, p.labels[0]) for p in find_parties(structure)] == [
+        ("Fjordvik Marine AS", "Fjordvik"),
+        ("Castlegate Holdings plc", "Consultant"),
+    ]

@@ -758,6 +758,20 @@ def _places(address: str) -> set[str]:
     return {w for w in words if w not in _PLACE_STOP}
 
 
+def _address(text: str) -> str:
+    """The address at the start of `text`, without its street ('Strandkaien 14, 5013 Bergen,
+    Norway' → '5013 Bergen, Norway'): it ends at a bracket, a quote or a clause break."""
+    address = re.split(
+        r"[（(\n;；\"“]|\.\s|\s(?:and|which|who|whose|hereinafter|acting|represented)\s",
+        text,
+        maxsplit=1,
+    )[0]
+    parts = [p for p in re.split(r",|，", address) if p.strip()]
+    if len(parts) > 1 and re.search(r"\d", parts[0]):
+        parts = parts[1:]  # '1 Wharfside Way' is a street
+    return ",".join(parts)
+
+
 @lru_cache(maxsize=32)
 def _described(text: str, names: tuple[tuple[str, ...], ...]) -> tuple[frozenset[str], ...]:
     places: list[frozenset[str]] = []
@@ -777,8 +791,7 @@ def _described(text: str, names: tuple[tuple[str, ...], ...]) -> tuple[frozenset
                 )
                 at = _ADDRESS_AT.search(tail[:cut])
                 if at is not None:
-                    address = re.split(r"[（(\n]|[\"“]", tail[at.end() : cut], maxsplit=1)[0]
-                    found |= _places(address)
+                    found |= _places(_address(tail[at.end() : cut]))
         places.append(frozenset(found - {w for a in aliases for w in a.split()}))
     return tuple(places)
 

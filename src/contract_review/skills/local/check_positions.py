@@ -154,7 +154,7 @@ def _judge(
     kinds = _RIGHT_KINDS if check.kind == "their_right" else _DUTY_KINDS
     near = _holder_near(check, sentence, roles)
     if near is None and check.holder_at_seat:
-        near = _holder_at_seat(sentence, places)
+        near = _holder_at_seat(sentence, places, roles)
         if near is None:
             return None  # a place of neither side, or of both: nobody's home ground
     actions = party_actions(sentence, roles)
@@ -163,7 +163,15 @@ def _judge(
         actors = [near]
     elif not actions:
         actors = _named_at_term(check, sentence, roles)
-    if not actors and not actions and check.unnamed is not None and payer is not None:
+        if check.kind == "their_right" and _NEGATED.search(_term(check, sentence)):
+            return None  # 'prices can't be increased by the Supplier': no right at all
+    if (
+        not actors
+        and not actions
+        and check.unnamed is not None
+        and payer is not None
+        and _STATEMENT.search(sentence)  # not a heading ('Price adjustment')
+    ):
         # No party named: the term is the payer's or the payee's (a price increase by itself
         # is the payee's).
         payee: Side = "them" if payer[0] == "us" else "us"
@@ -201,6 +209,14 @@ def _named_at_term(check: PartyCheck, sentence: str, roles: PartyRoles) -> list[
     return owner[:1] or part[:1] or [(mentions[0][1], mentions[0][2])]
 
 
+def _term(check: PartyCheck, sentence: str) -> str:
+    """The words of `sentence` a check's pattern matches first."""
+    found = [m for p in check.patterns if (m := _compile(p).search(sentence))]
+    return min(found, key=lambda m: m.start()).group() if found else ""
+
+
+_STATEMENT = re.compile(r"\b(?:shall|will|may|must|is|are|be|can)\b|应|将|可|须|予以")
+_NEGATED = re.compile(r"\b(?:not|cannot|can't|never)\b|不得|不能|无权")
 _CONTRAST = re.compile(r"\b(?:whereas|while)\b|,\s*but\b|而(?!且)|但是|相反", re.I)
 
 
@@ -209,9 +225,11 @@ def _word(roles: PartyRoles, side: Side) -> str:
     return aliases[0] if aliases else str(side)
 
 
-def _holder_at_seat(sentence: str, places: dict[str, Side]) -> tuple[Side, str] | None:
-    """(side, place) when the sentence names places of one side's address only ('the courts
-    of Munich' for a party seated in Munich)."""
+def _holder_at_seat(
+    sentence: str, places: dict[str, Side], roles: PartyRoles
+) -> tuple[Side, str] | None:
+    """(side, party word) when the sentence names places of one side's address only ('the
+    courts of Munich' for a party seated in Munich)."""
     named = [
         (side, place)
         for place, side in places.items()
@@ -219,7 +237,9 @@ def _holder_at_seat(sentence: str, places: dict[str, Side]) -> tuple[Side, str] 
             place in sentence if has_cjk(place) else re.search(rf"\b{re.escape(place)}\b", sentence)
         )
     ]
-    return named[0] if len({side for side, _ in named}) == 1 else None
+    if len({side for side, _ in named}) != 1:
+        return None
+    return named[0][0], _word(roles, named[0][0])
 
 
 def _holder_near(check: PartyCheck, sentence: str, roles: PartyRoles) -> tuple[Side, str] | None:

@@ -1,0 +1,193 @@
+"""The general positions: unbounded discretion, open-ended duties, rights of one side alone,
+restrictive covenants, a forum at one side's home, and the numbers of loans and leases —
+each judged by who holds the right or bears the duty, flipping with the side we act for."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from contract_review.models import RiskLevel
+from contract_review.parties import find_parties, party_places, party_roles, payer_of
+from contract_review.playbook.measure import percent
+from contract_review.plugins import create_dispatcher, load_builtin_plugins
+from contract_review.plugins.registry import get_plugin
+from contract_review.skills.context import ReviewContext
+from contract_review.skills.local.check_positions import CheckPositionsOutput
+from contract_review.structure_parser import StructureParser
+
+LEASE = """LEASE
+
+THIS LEASE is made BETWEEN Harrowgate Estates plc, a company registered in England and Wales \
+(number 01234567), whose registered office is at 4 Dock Street, Leeds LS1 4AB (hereinafter \
+"Landlord"), AND Quillon Analytics Ltd, whose registered office is at 9 Rose Lane, Norwich \
+NR1 1AA (hereinafter referred to as the "Tenant").
+
+1. Rent
+1.1 The Tenant shall pay the rent quarterly in advance within fourteen (14) days of each invoice.
+1.2 Landlord may enter the Premises at any time, without notice, for any purpose it thinks fit.
+1.3 Either party may enter into discussions about renewal at any time.
+1.4 The Tenant shall provide a rent deposit equal to twelve (12) months' rent.
+1.5 If the Tenant remains in occupation after the end of the Term it shall pay an occupation charge of three hundred per cent (300%) of the daily rent.
+1.6 The rent cannot be increased by the Landlord during the Term.
+1.7 Rent review
+
+2. Liability and disputes
+2.1 The Landlord shall indemnify the Tenant against all losses of whatever nature arising from any interruption of services.
+2.2 Each party shall indemnify the other against losses of whatever nature caused by its breach.
+2.3 The courts of Leeds shall have exclusive jurisdiction over any dispute.
+2.4 The courts of England shall have exclusive jurisdiction over any dispute.
+2.5 Only the Tenant may extend the Term, for the benefit of the Tenant only.
+2.6 The Tenant shall not, during the Term, let or provide office space to any other business engaged in data analytics.
+2.7 The Landlord may terminate this Lease for convenience at any time by notice.
+"""
+
+LOAN = """LOAN AGREEMENT
+
+This Agreement is made by and between:
+
+MERIDEN CAPITAL LLC, a Delaware limited liability company ("Lender"); and
+
+OSTRAVA FOUNDRY s.r.o., with its registered office in Ostrava, Czech Republic ("Borrower").
+
+1. Repayment
+1.1 Borrower shall repay the Loan in eight quarterly instalments.
+1.2 Each prepayment shall be accompanied by a premium equal to five percent (5%) of the amount prepaid.
+1.3 Any amount not paid when due shall bear interest at the Base Rate plus ten percent (10%) per annum.
+1.4 If any amount remains unpaid two (2) days after its due date, Lender may declare the Loan immediately due.
+"""
+
+
+def _findings(text: str, party: str, clause_id: str) -> CheckPositionsOutput:
+    load_builtin_plugins()
+    plugin = get_plugin("generic")
+    assert plugin is not None
+    structure = StructureParser().parse(text, document_id="c")
+    ctx = ReviewContext(our_party=party, domain_id="generic").with_baselines(plugin)
+    result = asyncio.run(
+        create_dispatcher().prepare_and_call("check_positions", clause_id, structure, ctx)
+    )
+    assert result.success, result.error
+    return CheckPositionsOutput.model_validate(result.data)
+
+
+def _against(text: str, party: str, clause_id: str) -> list[tuple[str, RiskLevel]]:
+    out = _findings(text, party, clause_id)
+    return [(f.position_id, f.level) for f in out.findings if f.effect == "against_us"]
+
+
+def test_parties_with_parentheses_capitals_and_hereinafter_referred_to_as_the() -> None:
+    structure = StructureParser().parse(LEASE, document_id="c")
+    assert [(p.name, p.labels[0]) for p in find_parties(structure)] == [
+        ("Harrowgate Estates plc", "Landlord"),
+        ("Quillon Analytics Ltd", "Tenant"),
+    ]
+
+
+def test_places_of_each_side_come_from_its_address_not_its_incorporation() -> None:
+    structure = StructureParser().parse(LEASE, document_id="c")
+    places = party_places(structure, party_roles(structure, "Tenant"))
+    assert places.get("Leeds") == "them"
+    assert places.get("Norwich") == "us"
+    assert "England" not in places  # 'registered in England and Wales' is no address
+
+
+@pytest.mark.parametrize(
+    ("clause_id", "burdened", "position"),
+    [
+        ("1.2", "Tenant", "one_sided_discretion"),
+        ("2.1", "Landlord", "one_sided_open_duty"),
+        ("2.3", "Tenant", "one_sided_forum"),
+        ("2.5", "Landlord", "one_sided_reserved_right"),
+        ("2.6", "Tenant", "one_sided_restrictive_covenant"),
+    ],
+)
+def test_a_general_term_is_against_the_side_it_burdens_only(
+    clause_id: str, burdened: str, position: str
+) -> None:
+    other = "Landlord" if burdened == "Tenant" else "Tenant"
+    assert [p for p, _ in _against(LEASE, burdened, clause_id)] == [position]
+    assert _against(LEASE, other, clause_id) == []
+    favourable = [f.position_id for f in _findings(LEASE, other, clause_id).findings]
+    assert favourable == [position]
+
+
+@pytest.mark.parametrize("clause_id", ["1.3", "1.6", "1.7", "2.2", "2.4"])
+@pytest.mark.parametrize("party", ["Landlord", "Tenant"])
+def test_mutual_neutral_negated_or_heading_terms_are_nobodys(clause_id: str, party: str) -> None:
+    """Either party's right, a mutual indemnity, a forum at neither side's home, a right that
+    'cannot' be used and a bare heading are no one-sided term."""
+    assert _findings(LEASE, party, clause_id).findings == []
+
+
+def test_a_catch_all_position_yields_to_the_specific_one() -> None:
+    assert _against(LEASE, "Tenant", "2.7") == [
+        ("one_sided_termination_for_convenience", RiskLevel.HIGH)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "clause_id", "position", "value"),
+    [
+        (LEASE, "1.4", "security_deposit", 12.0),
+        (LEASE, "1.5", "holding_over_charge", 300.0),
+        (LOAN, "1.2", "prepayment_fee", 5.0),
+        (LOAN, "1.3", "late_payment_interest", 10.0),
+        (LOAN, "1.4", "payment_default_grace", 2.0),
+    ],
+)
+def test_numbers_of_leases_and_loans_burden_the_payer(
+    text: str, clause_id: str, position: str, value: float
+) -> None:
+    payer, payee = ("Tenant", "Landlord") if text is LEASE else ("Borrower", "Lender")
+    found = [f for f in _findings(text, payer, clause_id).findings if f.position_id == position]
+    assert found and all(f.effect == "against_us" for f in found)
+    assert value in [f.value for f in found]
+    assert {f.level for f in found} & {RiskLevel.MEDIUM, RiskLevel.HIGH}
+    assert not [
+        f
+        for f in _findings(text, payee, clause_id).findings
+        if f.position_id == position and f.effect == "against_us"
+    ]
+
+
+def test_the_payer_is_the_subject_nearest_the_paying_verb() -> None:
+    text = (
+        'AGREEMENT\n\nThis Agreement is made between Ardent Ltd (the "Provider") and Bolt Ltd '
+        '(the "Client").\n\n1. Fees\n1.1 The Provider shall invoice monthly, and the Client '
+        "shall pay each invoice within thirty (30) days.\n"
+    )
+    structure = StructureParser().parse(text, document_id="c")
+    assert payer_of(structure, party_roles(structure, "Provider")) == ("them", "Client")
+    loan = StructureParser().parse(LOAN, document_id="c")
+    assert payer_of(loan, party_roles(loan, "Lender")) == ("them", "Borrower")
+
+
+@pytest.mark.parametrize(
+    ("words", "value"),
+    [
+        ("a premium of six percent (6%) of the amount prepaid", 6.0),
+        ("an occupation charge of twice the daily rent", 200.0),
+        ("按租金的两倍支付占用费", 200.0),
+        ("按提前还款金额的百分之三支付补偿金", 3.0),
+        ("no number here", None),
+    ],
+)
+def test_percent_reads_percentages_and_multiples(words: str, value: float | None) -> None:
+    assert percent(words) == value
+
+
+def test_the_most_severe_risk_is_kept_when_two_checks_quote_the_same_words() -> None:
+    """Interest of 'the Base Rate plus 10%' is low as a rate but high as a default margin:
+    the clause keeps the high risk, once."""
+    from contract_review.skills.local.check_positions import REGISTRATION
+    from contract_review.skills.risks import risks_from_skill_outputs
+
+    structure = StructureParser().parse(LOAN, document_id="c")
+    clause = structure.get_clause("1.3")
+    assert clause is not None
+    out = _findings(LOAN, "Borrower", "1.3")
+    assert {f.level for f in out.findings} == {RiskLevel.LOW, RiskLevel.HIGH}
+    risks = risks_from_skill_outputs(clause, [(REGISTRATION, out.model_dump())])
+    assert [r.risk_level for r in risks] == [RiskLevel.HIGH]
