@@ -142,7 +142,8 @@ def test_numbers_of_leases_and_loans_burden_the_payer(
 ) -> None:
     payer, payee = ("Tenant", "Landlord") if text is LEASE else ("Borrower", "Lender")
     found = [f for f in _findings(text, payer, clause_id).findings if f.position_id == position]
-    assert found and all(f.effect == "against_us" for f in found)
+    assert found
+    assert all(f.effect == "against_us" for f in found)
     assert value in [f.value for f in found]
     assert {f.level for f in found} & {RiskLevel.MEDIUM, RiskLevel.HIGH}
     assert not [
