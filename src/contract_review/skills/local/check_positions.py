@@ -319,9 +319,15 @@ class _Table:
     words: dict[str, tuple[int, ...]]
     always: tuple[int, ...]
     """Checks without a vocabulary: tried on every sentence."""
+    starts: dict[str, tuple[str, ...]]
+    """Vocabulary words by their first four characters (a sentence's four-character pieces
+    name the few words worth looking for)."""
+    short: tuple[str, ...]
+    """Vocabulary words shorter than four characters, looked for one by one."""
 
 
 _TABLES: dict[tuple[int, ...], tuple[list[Position], _Table]] = {}
+_GRAM = 4
 
 
 def _table(positions: list[Position]) -> _Table:
@@ -334,11 +340,17 @@ def _table(positions: list[Position]) -> _Table:
     for i, (_, check) in enumerate(checks):
         for word in check.vocab:
             words.setdefault(word.lower(), []).append(i)
+    starts: dict[str, list[str]] = {}
+    for word in words:
+        if len(word) >= _GRAM:
+            starts.setdefault(word[:_GRAM], []).append(word)
     table = _Table(
         checks=checks,
         patterns=tuple(_any_pattern(tuple(c.patterns)) for _, c in checks),
         words={w: tuple(ids) for w, ids in words.items()},
         always=tuple(i for i, (_, c) in enumerate(checks) if not c.vocab),
+        starts={g: tuple(ws) for g, ws in starts.items()},
+        short=tuple(w for w in words if len(w) < _GRAM),
     )
     if len(_TABLES) >= 16:
         _TABLES.clear()
@@ -353,9 +365,10 @@ def _sentence_hits(sentence: str, table: _Table) -> tuple[int, ...]:
     again as its sub-clauses'."""
     low = sentence.lower()
     candidates = set(table.always)
-    for word, ids in table.words.items():
-        if word in low:
-            candidates.update(ids)
+    pieces = {low[i : i + _GRAM] for i in range(len(low) - _GRAM + 1)}
+    present = [w for g in pieces & table.starts.keys() for w in table.starts[g] if w in low]
+    for word in (*present, *(w for w in table.short if w in low)):
+        candidates.update(table.words[word])
     return tuple(i for i in sorted(candidates) if table.patterns[i].search(sentence))
 
 
