@@ -385,22 +385,49 @@ def _judged(
     price: float | None,
     places: dict[str, Side],
 ) -> list[PositionFinding]:
-    """The matched terms judged from the side of `roles`' party."""
+    """The matched terms judged from the side of `roles`' party (each term once: a clause's
+    sentences come again as its sub-clauses')."""
+    setting = (roles, payer, price, tuple(sorted(places.items())))
     out = []
     for position, check, sentence in matches:
-        if isinstance(check, NumberCheck):
-            found = _measured(position, check, sentence, roles, payer, price)
-            if found is not None:
-                out.append(found)
-            continue
-        judged = _judge(check, sentence, roles, payer, places)
-        if judged is None:
-            continue
-        effect, holder = judged
-        breadth = list(dict.fromkeys(m.group().lower() for m in _BREADTH.finditer(sentence)))
-        level = check.breadth_level if breadth else check.level
-        out.append(_finding(position, check, sentence, effect, holder, level, breadth))
+        key = (id(position), id(check), sentence, setting)
+        hit = _JUDGED.get(key)
+        if hit is None or hit[0] is not position or hit[1] is not check:
+            if len(_JUDGED) >= 8192:
+                _JUDGED.clear()
+            found = _judged_one(position, check, sentence, roles, payer, price, places)
+            hit = _JUDGED[key] = (position, check, found)
+        if hit[2] is not None:
+            out.append(hit[2].model_copy())  # callers may annotate their copy
     return _specific_first(out, {p.id for p, _, _ in matches if p.catch_all})
+
+
+_JUDGED: dict[
+    tuple[object, ...],
+    tuple[Position, PartyCheck | NumberCheck, PositionFinding | None],
+] = {}
+"""Terms judged, by (position, check, sentence, setting); the objects kept to tell a reused
+id from the same check."""
+
+
+def _judged_one(
+    position: Position,
+    check: PartyCheck | NumberCheck,
+    sentence: str,
+    roles: PartyRoles,
+    payer: tuple[str, str] | None,
+    price: float | None,
+    places: dict[str, Side],
+) -> PositionFinding | None:
+    if isinstance(check, NumberCheck):
+        return _measured(position, check, sentence, roles, payer, price)
+    judged = _judge(check, sentence, roles, payer, places)
+    if judged is None:
+        return None
+    effect, holder = judged
+    breadth = list(dict.fromkeys(m.group().lower() for m in _BREADTH.finditer(sentence)))
+    level = check.breadth_level if breadth else check.level
+    return _finding(position, check, sentence, effect, holder, level, breadth)
 
 
 def _specific_first(findings: list[PositionFinding], general: set[str]) -> list[PositionFinding]:
