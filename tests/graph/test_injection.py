@@ -140,3 +140,13 @@ def test_patterns_are_compiled_case_insensitive() -> None:
 def test_empty_text() -> None:
     assert find_injections("") == []
     assert injection_quotes("") == []
+
+
+@pytest.mark.parametrize("phrase", POSITIVE)
+def test_each_pattern_that_matches_passes_its_gate(phrase: str) -> None:
+    from contract_review.graph.injection import _GATES
+
+    for (label, pattern), gate in zip(INJECTION_PATTERNS, _GATES, strict=True):
+        for variant in (phrase, phrase.upper(), phrase.title()):
+            if pattern.search(variant):
+                assert gate.search(variant.casefold()), (label, variant)

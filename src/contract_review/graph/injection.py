@@ -99,6 +99,23 @@ INJECTION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 )
 """(label, compiled regex) pairs used by `find_injections`."""
 
+# Words without which each pattern cannot match, looked for in the case-folded text (a plain
+# search, several times faster than the case-insensitive patterns): a contract holding none of
+# them is not scanned with the pattern. Each gate must be implied by its pattern.
+_GATE_SOURCES: tuple[str, ...] = (
+    r"ignore|disregard|forget|override|bypass",
+    r"llm|gpt|automated|language|ai[\s-]*(?:review|assistant|agent)"
+    r"|(?:to|attention|for|are)\s+(?:an?\s+|any\s+|the\s+|all\s+)?ai\b",
+    r"you\s+are\s+now|(?:act|behave|pretend)\s+(?:as|like)",
+    r"system\s+prompt|as\s+an?\s+(?:ai|large|language|llm)",
+    r"\[\s*\]|empty\s+(?:list|array|json|result|output|answer)|(?:no|zero)\s+(?:risk|issue|finding)"
+    r"|(?:not|n't|never)\s+(?:flag|report|mention|highlight|raise)\b",
+    r"忽略|无视|忽视|不要理会|不必理会|忘记|忘掉",
+    r"审查员|审阅者|审核员|审查人员|审阅人员|助手|审查系统|审阅系统|审查工具|致|作为|现在|系统提示",
+    r"不要|请勿|切勿|输出|返回|回复|回答",
+)
+_GATES: tuple[re.Pattern[str], ...] = tuple(re.compile(g) for g in _GATE_SOURCES)
+
 # A sentence ends at 。！？；; and newline always, and at . ! ? when followed by whitespace
 # or the end of the text (so "20.1" or "e.g" inside a sentence does not split it).
 _SENTENCE_END = SEGMENT_END
@@ -133,7 +150,10 @@ def find_injections(text: str) -> list[tuple[int, int]]:
     whitespace separates are merged into one. End offsets are exclusive.
     """
     raw: list[tuple[int, int]] = []
-    for _label, pattern in INJECTION_PATTERNS:
+    folded = text.casefold()
+    for (_label, pattern), gate in zip(INJECTION_PATTERNS, _GATES, strict=True):
+        if gate.search(folded) is None:
+            continue
         for match in pattern.finditer(text):
             if match.end() > match.start():
                 raw.append(_sentence_bounds(text, match.start(), match.end()))

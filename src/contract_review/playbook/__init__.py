@@ -14,6 +14,7 @@ from .schema import (
     Position,
     Recognition,
     Wording,
+    any_of,
     applicable,
 )
 
@@ -28,6 +29,7 @@ __all__ = [
     "Position",
     "Recognition",
     "Wording",
+    "any_of",
     "applicable",
     "dump_playbook",
     "load_playbook",

@@ -11,6 +11,7 @@ users load their own with `--criteria`.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -27,6 +28,7 @@ __all__ = [
     "Position",
     "Recognition",
     "Wording",
+    "any_of",
     "applicable",
 ]
 
@@ -37,13 +39,24 @@ _ID = re.compile(r"^[A-Za-z0-9_.:\-]+$")
 
 
 def _regexes(patterns: list[str]) -> list[str]:
-    """`patterns`, each checked to be a regular expression."""
-    for pattern in patterns:
-        try:
-            re.compile(pattern)
-        except re.error as exc:
-            raise ValueError(f"not a regular expression: {pattern!r} ({exc})") from None
+    """`patterns`, checked to be regular expressions that also combine into one (`any_of`)."""
+    try:
+        any_of(tuple(patterns))
+    except re.error as combined:
+        for pattern in patterns:
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise ValueError(f"not a regular expression: {pattern!r} ({exc})") from None
+        raise ValueError(f"the patterns do not combine into one expression ({combined})") from None
     return patterns
+
+
+@lru_cache(maxsize=1024)
+def any_of(patterns: tuple[str, ...]) -> re.Pattern[str]:
+    """The patterns as one case-insensitive regular expression: a text is scanned once, not
+    once per pattern; compiled once (validation and use share it)."""
+    return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
 
 
 class _Strict(BaseModel):
@@ -272,9 +285,9 @@ class Position(_Strict):
         point: its topic, a title pattern, or a check's pattern matching the text."""
         if topic and topic.casefold() in (self.topic.casefold(), *self.recognise.topics):
             return True
-        if title and any(re.search(t, title, re.I) for t in self.recognise.titles):
+        if title and self.recognise.titles and any_of(tuple(self.recognise.titles)).search(title):
             return True
-        return any(re.search(p, text, re.I) for c in self.checks for p in c.patterns)
+        return any(any_of(tuple(c.patterns)).search(text) for c in self.checks)
 
     def as_baseline(self) -> BaselinePosition:
         """The position as the baseline a clause is compared with."""

@@ -29,7 +29,7 @@ from contract_review.parties import (
     party_roles,
     payer_of,
 )
-from contract_review.playbook import BREADTH, NumberCheck, PartyCheck, Position
+from contract_review.playbook import BREADTH, NumberCheck, PartyCheck, Position, any_of
 from contract_review.playbook.measure import MEASURES
 from contract_review.skills.cache import per_structure
 from contract_review.skills.context import (
@@ -323,11 +323,15 @@ class _Table:
     """Vocabulary words by their first four characters (a sentence's four-character pieces
     name the few words worth looking for)."""
     short: tuple[str, ...]
-    """Vocabulary words shorter than four characters, looked for one by one."""
+    """Vocabulary words shorter than four characters (or starting with a space), looked for
+    one by one."""
+    short_latin: tuple[str, ...]
+    """Those without Chinese characters (all a sentence without them can hold)."""
 
 
 _TABLES: dict[tuple[int, ...], tuple[list[Position], _Table]] = {}
 _GRAM = 4
+_WORD_START = re.compile(r"\b\w")
 
 
 def _table(positions: list[Position]) -> _Table:
@@ -341,16 +345,20 @@ def _table(positions: list[Position]) -> _Table:
         for word in check.vocab:
             words.setdefault(word.lower(), []).append(i)
     starts: dict[str, list[str]] = {}
+    short: list[str] = []
     for word in words:
-        if len(word) >= _GRAM:
+        if len(word) >= _GRAM and word[0].isalnum():
             starts.setdefault(word[:_GRAM], []).append(word)
+        else:
+            short.append(word)
     table = _Table(
         checks=checks,
-        patterns=tuple(_any_pattern(tuple(c.patterns)) for _, c in checks),
+        patterns=tuple(any_of(tuple(c.patterns)) for _, c in checks),
         words={w: tuple(ids) for w, ids in words.items()},
         always=tuple(i for i, (_, c) in enumerate(checks) if not c.vocab),
         starts={g: tuple(ws) for g, ws in starts.items()},
-        short=tuple(w for w in words if len(w) < _GRAM),
+        short=tuple(short),
+        short_latin=tuple(w for w in short if not has_cjk(w)),
     )
     if len(_TABLES) >= 16:
         _TABLES.clear()
@@ -365,17 +373,16 @@ def _sentence_hits(sentence: str, table: _Table) -> tuple[int, ...]:
     again as its sub-clauses'."""
     low = sentence.lower()
     candidates = set(table.always)
-    pieces = {low[i : i + _GRAM] for i in range(len(low) - _GRAM + 1)}
+    if has_cjk(low):
+        pieces = {low[i : i + _GRAM] for i in range(len(low) - _GRAM + 1)}
+        short = table.short
+    else:  # Latin words are looked for where a word starts (a stem, not the end of another)
+        pieces = {low[m.start() : m.start() + _GRAM] for m in _WORD_START.finditer(low)}
+        short = table.short_latin
     present = [w for g in pieces & table.starts.keys() for w in table.starts[g] if w in low]
-    for word in (*present, *(w for w in table.short if w in low)):
+    for word in (*present, *(w for w in short if w in low)):
         candidates.update(table.words[word])
     return tuple(i for i in sorted(candidates) if table.patterns[i].search(sentence))
-
-
-@lru_cache(maxsize=256)
-def _any_pattern(patterns: tuple[str, ...]) -> re.Pattern[str]:
-    """One regular expression for a check's patterns (one scan per sentence, not one each)."""
-    return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
 
 
 def _judged(
