@@ -85,6 +85,11 @@ def test_a_playbook_loads(tmp_path: Path) -> None:
             "recognise.titles: not a regular expression",
         ),
         (
+            # each is a regular expression, but a flag inside the second cannot join the first
+            lambda d: d["positions"][0]["recognise"].update(titles=["cap", "(?i)limit"]),
+            "recognise.titles: the patterns do not combine into one expression",
+        ),
+        (
             lambda d: d["positions"][1].update(standard={"en": " "}),
             "position 2 ('jurisdiction'): standard: give the text",
         ),
