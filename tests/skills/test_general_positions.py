@@ -192,3 +192,75 @@ def test_the_most_severe_risk_is_kept_when_two_checks_quote_the_same_words() -> 
     assert {f.level for f in out.findings} == {RiskLevel.LOW, RiskLevel.HIGH}
     risks = risks_from_skill_outputs(clause, [(REGISTRATION, out.model_dump())])
     assert [r.risk_level for r in risks] == [RiskLevel.HIGH]
+
+
+SERVICES = """SERVICES AGREEMENT
+
+This Agreement is entered into between Corvane Systems GmbH, whose registered office is at \
+Hafenstrasse 3, Bremen (the "Provider"), and Lindqvist Retail AB, whose registered office is \
+at Kungsgatan 12, Malmo (the "Client").
+
+1. Remedies
+1.1 The Provider warrants that the Software shall remain free from all defects and errors for as long as the Client uses it.
+1.2 The payment of delay damages by the Provider is without prejudice to the right of the Client to claim its actual losses in full.
+1.3 The aggregate Service Credits in any month are capped at three percent (3%) of the monthly Fees.
+1.4 The Client shall have a right of first refusal over any sale of the Provider's hosting business.
+1.5 All tools, know-how and methodologies owned by the Provider prior to this Agreement shall vest in the Client on payment of the first invoice.
+1.6 If the Client orders fewer units than the Minimum Volume in a year, it shall pay for the shortfall as if those units had been ordered.
+1.7 The Provider's obligations of confidentiality shall continue in perpetuity.
+1.8 The Client's recourse against the Provider shall be limited solely to the amounts held in the Escrow Account.
+1.9 Each party's obligations of confidentiality shall continue in perpetuity.
+1.10 The Provider warrants that the Software will perform materially in accordance with the Documentation for twelve (12) months from acceptance.
+1.11 The Client shall pay the Fees monthly in arrears.
+"""
+
+SERVICES_ZH = """技术服务合同
+
+甲方：宁波海曙远景物流有限公司，住所：浙江省宁波市海曙区中山西路100号
+乙方：成都天府云算科技有限公司，住所：四川省成都市高新区天府大道200号
+
+第一条 约定
+1.1 乙方保证所交付的系统终身免费保修。
+1.2 乙方支付违约金后，仍应赔偿甲方因此遭受的全部损失。
+1.3 甲方年度采购量未达到最低采购量的，应就差额部分按合同单价向乙方补足货款。
+1.4 乙方在本合同签订前已有的软件著作权及专有技术，自甲方支付首期款之日起归甲方所有。
+1.5 甲方的保密义务永久有效。
+1.6 乙方出售其数据中心业务的，甲方在同等条件下享有优先购买权。
+1.7 双方的保密义务在本合同终止后三年内继续有效。
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "clause_id", "burdened", "other", "position"),
+    [
+        (SERVICES, "1.1", "Provider", "Client", "open_ended_warranty"),
+        (SERVICES, "1.2", "Provider", "Client", "liquidated_damages_not_exclusive"),
+        (SERVICES, "1.3", "Client", "Provider", "service_credit_cap"),
+        (SERVICES, "1.4", "Provider", "Client", "one_sided_first_refusal"),
+        (SERVICES, "1.5", "Provider", "Client", "background_ip_transfer"),
+        (SERVICES, "1.6", "Client", "Provider", "take_or_pay"),
+        (SERVICES, "1.7", "Provider", "Client", "perpetual_confidentiality"),
+        (SERVICES, "1.8", "Client", "Provider", "limited_recourse"),
+        (SERVICES_ZH, "1.1", "乙方", "甲方", "open_ended_warranty"),
+        (SERVICES_ZH, "1.2", "乙方", "甲方", "liquidated_damages_not_exclusive"),
+        (SERVICES_ZH, "1.3", "甲方", "乙方", "take_or_pay"),
+        (SERVICES_ZH, "1.4", "乙方", "甲方", "background_ip_transfer"),
+        (SERVICES_ZH, "1.5", "甲方", "乙方", "perpetual_confidentiality"),
+        (SERVICES_ZH, "1.6", "乙方", "甲方", "one_sided_first_refusal"),
+    ],
+)
+def test_remedies_recourse_and_commitments_burden_one_side(
+    text: str, clause_id: str, burdened: str, other: str, position: str
+) -> None:
+    against = [p for p, level in _against(text, burdened, clause_id) if level != RiskLevel.LOW]
+    assert position in against
+    assert position not in [p for p, _ in _against(text, other, clause_id)]
+
+
+@pytest.mark.parametrize(
+    ("text", "clause_id"), [(SERVICES, "1.9"), (SERVICES, "1.10"), (SERVICES_ZH, "1.7")]
+)
+@pytest.mark.parametrize("side", [0, 1])
+def test_balanced_remedies_are_nobodys(text: str, clause_id: str, side: int) -> None:
+    party = (("Provider", "Client") if text is SERVICES else ("甲方", "乙方"))[side]
+    assert _against(text, party, clause_id) == []
