@@ -78,7 +78,7 @@ async def _main(path: Path, verbose: bool) -> None:
                     t["balanced"] += 1
                     t["alarms"] += alarm
                 if alarm and verbose:
-                    print(f"  false alarm {item['id']} {item['topic']}: {flagged}")
+                    print(f"  false alarm {item['id']} {item.get('why', '')[:40]}: {flagged}")
                 continue
             other = "B" if burdens == "A" else "A"
             found, switched = bool(flagged[burdens]), not flagged[other]
@@ -87,9 +87,9 @@ async def _main(path: Path, verbose: bool) -> None:
                 t["found"] += found
                 t["switch_ok"] += switched
             if verbose and not found:
-                print(f"  missed {item['id']} {item['topic']}: {item['text'][:110]}")
+                print(f"  missed {item['id']} {item.get('why', '')[:40]}: {item['text'][:110]}")
             if verbose and not switched:
-                print(f"  wrong side {item['id']} {item['topic']}: {flagged[other]}")
+                print(f"  wrong side {item['id']} {item.get('why', '')[:40]}: {flagged[other]}")
 
     def line(name: str, t: dict[str, int]) -> str:
         def pct(a: int, b: int) -> str:
