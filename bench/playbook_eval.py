@@ -148,14 +148,21 @@ async def _main(fixtures: Path, verbose: bool) -> None:
     if not files:
         raise SystemExit(f"no fixtures under {fixtures}")
     total, blind = Tally(), Tally()
+    by_language: dict[str, Tally] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for fixture in files:
             tally = await _evaluate(fixture, Path(tmp), verbose)
-            is_blind = bool(json.loads(fixture.read_text(encoding="utf-8")).get("blind"))
+            spec = json.loads(fixture.read_text(encoding="utf-8"))
+            is_blind = bool(spec.get("blind"))
             print(tally.line(fixture.stem + (" (blind)" if is_blind else "")))
             total.add(tally)
+            language = str(spec.get("language", "en"))[:2]
+            for key in (language, f"{language} blind") if is_blind else (language,):
+                by_language.setdefault(key, Tally()).add(tally)
             if is_blind:
                 blind.add(tally)
+    for key in sorted(by_language):
+        print(by_language[key].line(f"  {key}"))
     print(total.line("TOTAL"))
     if blind.planted_for_us:
         print(blind.line("TOTAL blind"))

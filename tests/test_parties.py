@@ -36,6 +36,14 @@ ZH_SALE = StructureParser().parse(
     "滨海物流股份有限公司（以下简称“买方”）\n\n"
     "第一条 标的\n卖方应按期交付设备。\n"
 )
+# The role word leads the line and the short label stands in the brackets.
+ZH_ROLE_LINE = StructureParser().parse(
+    "保密协议\n\n"
+    "披露方（以下简称“甲方”）：澜拓智能科技有限公司\n"
+    "住所：上海市闵行区\n"
+    "接收方（简称：乙方）：禾岳信息技术有限公司\n\n"
+    "1. 保密义务\n乙方应对保密信息保密。\n"
+)
 
 
 def test_parties_named_in_preamble_and_definitions() -> None:
@@ -63,6 +71,11 @@ def test_parties_named_in_preamble_and_definitions() -> None:
         ["卖方", "江临精工机械有限公司"],
         ["买方", "滨海物流股份有限公司"],
     ]
+    assert [set(g) for g in contract_parties(ZH_ROLE_LINE)] == [
+        {"披露方", "甲方", "澜拓智能科技有限公司"},
+        {"接收方", "乙方", "禾岳信息技术有限公司"},
+    ]
+    assert "禾岳信息技术有限公司" in party_roles(ZH_ROLE_LINE, "甲方").their_aliases
     assert contract_parties(None) == []
 
 
@@ -189,3 +202,36 @@ def test_role_actions_and_mentions() -> None:
         ("them", "Contractor"),
         ("us", "Coastal Water Authority"),
     ]
+
+
+def test_chinese_subject_carries_over_to_a_part_without_one() -> None:
+    roles = party_roles(CN, "甲方")
+    late = "8.1 乙方逾期交货的，每逾期一日，应按合同总价的千分之一向甲方支付违约金。"
+    assert [(a.side, a.kind) for a in party_actions(late, roles)] == [("them", "obligation")]
+    excuse = "借款人因经营困难未能按期还款的，不承担任何违约责任，出借人不得据此主张利息。"
+    lender = party_roles(
+        StructureParser().parse("借款合同\n\n出借人：甲公司有限公司\n借款人：乙公司有限公司\n"),
+        "出借人",
+    )
+    assert [(a.side, a.kind) for a in party_actions(excuse, lender)] == [
+        ("them", "exempt"),
+        ("us", "obligation"),
+    ]
+    # the last subject, not the opening one: 乙方 holds the right, then must give notice
+    both = "甲方逾期付款的，乙方有权暂停供货，并应书面通知甲方。"
+    assert [(a.side, a.kind) for a in party_actions(both, roles)] == [
+        ("them", "right"),
+        ("them", "obligation"),
+    ]
+    # '即可' (it suffices) is no right of 甲方
+    notice = "乙方可将本合同转让给其关联公司，仅需书面通知甲方即可。"
+    assert [(a.side, a.kind) for a in party_actions(notice, roles)] == [("them", "right")]
+
+
+def test_parties_named_together_act_together() -> None:
+    roles = party_roles(CN, "甲方")
+    both = "甲方、乙方任何一方均不得转让本合同。"
+    assert {a.side for a in party_actions(both, roles)} == {"both"}
+    roles_en = party_roles(SUPPLY, "Buyer")
+    text = "Either the Buyer or the Supplier may terminate this Agreement on notice."
+    assert {a.side for a in party_actions(text, roles_en)} == {"both"}

@@ -200,6 +200,7 @@ _ZH_PAREN_LABEL = re.compile(
     r"([^\s：:，,。；;（()“”\"]{2,60}?)\s*[（(]\s*(?:以下简称|以下称为|以下称|下称|简称)\s*[：:]?\s*"
     r"[“\"]?([^”\"）)\n]{1,10}?)[”\"]?\s*[）)]"
 )
+_ZH_SHORT_NAME = re.compile(r"^\s*(?:以下简称|以下称为|以下称|下称|简称)\s*[：:]?\s*")
 # "…公司，即本合同的甲方"
 _ZH_IS_LABEL = re.compile(r"即(?:为)?(?:本合同|本协议)?(?:的|中的|项下的)?(甲方|乙方|丙方|丁方)")
 _EN_AS_LABEL = re.compile(r"\b(?:as|being)\s+(Party\s+[A-D])\b")
@@ -302,8 +303,10 @@ def contract_parties(structure: DocumentStructure | None) -> list[list[str]]:
             groups.append(group)
     text = _preamble_text(structure)
     for m in _LABEL_LINE.finditer(text):
-        labels = [lab for lab in (m.group(1), m.group(2)) if lab and _is_label(lab)]
-        if not labels or (m.group(2) and not _is_label(m.group(2))):
+        # "披露方（以下简称“甲方”）：…公司" names the short label inside the brackets
+        second = m.group(2) and _ZH_SHORT_NAME.sub("", m.group(2)).strip("“”\"' ")
+        labels = [lab for lab in (m.group(1), second) if lab and _is_label(lab)]
+        if not labels or (second and not _is_label(second)):
             continue
         name = _clean(m.group(3).strip("*").strip())
         name = re.split(r"\s*[（(,，;；]", name, maxsplit=1)[0]
@@ -532,9 +535,9 @@ _EN_RISK_BEFORE = re.compile(
 
 _ZH_MODALS: tuple[tuple[ActionKind, str], ...] = (
     ("denial", r"无权|不得要求|不能要求|不享有|丧失"),
-    ("exempt", r"不承担|不负责|不负|免除|免责|概不负责"),
+    ("exempt", r"不(?:再|必|需|须)?承担|无(?:需|须)承担|免于承担|不负责|不负|免除|免责|概不负责"),
     ("bears", r"(?:自行|全部|独自)?承担|负担"),
-    ("right", r"有权|可以|享有|(?<![不许])可(?!抗力|能|行|靠|供)"),
+    ("right", r"有权|可以|享有|(?<![不许即])可(?!抗力|能|行|靠|供)"),  # 即可: 'suffices'
     (
         "obligation",
         r"应当|应该|必须|(?<![相对供响适反答回])应(?![付收得用])|须|不得|负责|确保"
@@ -623,26 +626,90 @@ def _zh_actions(
 ) -> list[tuple[str, ActionKind, str, int, int]]:
     out: list[tuple[str, ActionKind, str, int, int]] = []
     zh_hits = [h for h in hits if not h.group(0).isascii()]
+    # Chinese drops a subject already given: "乙方逾期交货的，每逾期一日，应按…支付违约金" —
+    # the modal of a part without a subject belongs to the last subject, or to the party the
+    # sentence opens with ("借款人因…未能按期还款的，不承担…").
+    opening = _ZH_OPENING.match(sentence)
+    subject = next((h for h in zh_hits if opening and h.start() == opening.end()), None)
     for m in _ZH_MODAL.finditer(sentence):
-        before = [h for h in zh_hits if h.end() <= m.start()]
-        if not before:
-            continue
-        hit = before[-1]
-        gap = sentence[hit.end() : m.start()]
-        if len(gap) > _ZH_MAX_GAP or _ZH_SEGMENT_BREAK.search(gap) or gap.startswith("的"):
-            continue
         kind: ActionKind = m.lastgroup  # type: ignore[assignment]
-        out.append((matcher.labels[hit.group(0)], kind, hit.group(0), hit.start(), m.end()))
+        before = [h for h in zh_hits if h.end() <= m.start()]
+        hit = before[-1] if before else None
+        gap = sentence[hit.end() : m.start()] if hit else ""
+        if hit and not (
+            len(gap) > _ZH_MAX_GAP or _ZH_SEGMENT_BREAK.search(gap) or gap.startswith("的")
+        ):
+            out.append((matcher.labels[hit.group(0)], kind, hit.group(0), hit.start(), m.end()))
+            subject = hit
+            continue
+        part = sentence[_last_break(sentence, m.start()) : m.start()]
+        if (
+            subject is not None
+            and not _ZH_NAMES_IN_PART.search(part)
+            and not any(h.start() >= _last_break(sentence, m.start()) for h in before)
+        ):
+            label = matcher.labels[subject.group(0)]
+            out.append((label, kind, subject.group(0), subject.start(), m.end()))
     return out
 
 
+_ZH_OPENING = re.compile(
+    r"\s*(?:[（(]?[0-9一二三四五六七八九十]+(?:\.[0-9]+)*[）)、.．]?\s*)?(?:如果|如|若|倘若|凡)?"
+)
+"""Numbering and a conditional word a sentence may open with ('8.1 ', '（三）', '如')."""
+_ZH_NAMES_IN_PART = re.compile(r"[“”\"]")
+"""A part quoting a defined term names its own subject."""
+
+
+def _last_break(sentence: str, end: int) -> int:
+    """Where the part of `sentence` holding offset `end` starts (after the last ，；: …)."""
+    starts = [m.end() for m in _ZH_SEGMENT_BREAK.finditer(sentence, 0, end)]
+    return starts[-1] if starts else 0
+
+
 def party_actions(sentence: str, roles: PartyRoles) -> list[PartyAction]:
-    """Each party word that is the subject of a modal in `sentence`, with its side and kind."""
+    """Each party word that is the subject of a modal in `sentence`, with its side and kind
+    ('both' for parties named together: 'Either the Reseller or the Vendor may', '供方、需方任何
+    一方均不得')."""
     matcher = _matcher(roles.our_aliases, roles.their_aliases)
+    actions = _actions(sentence, matcher)
+    if not actions:
+        return []
+    mentions = party_mentions(sentence, roles)
     return [
-        PartyAction(side=label, kind=kind, alias=alias, start=s, end=e)  # type: ignore[arg-type]
-        for label, kind, alias, s, e in _actions(sentence, matcher)
+        PartyAction(
+            side="both" if coordinated(sentence, mentions, s, label) else label,  # type: ignore[arg-type]
+            kind=kind,
+            alias=alias,
+            start=s,
+            end=e,
+        )
+        for label, kind, alias, s, e in actions
     ]
+
+
+_COORDINATION = re.compile(
+    r"\s*(?:,|、|/|\bor\b|\band\b|\band/or\b|和|与|及|或者|或|以及)\s*(?:by\s+|to\s+)?(?:the\s+)?",
+    re.IGNORECASE,
+)
+
+
+def coordinated(sentence: str, mentions: list[tuple[int, Side, str]], at: int, side: str) -> bool:
+    """Whether the party word at offset `at` is named together with the other side ('the
+    Provider or the Subscriber', 'by the Provider or by the Subscriber', '甲方、乙方')."""
+    if side not in ("us", "them"):
+        return False
+    for start, other, word in mentions:
+        if other in (side, "both") or other not in ("us", "them"):
+            continue
+        if start + len(word) <= at:
+            m = _COORDINATION.fullmatch(sentence, start + len(word), at)
+        else:
+            own = next((w for s2, _, w in mentions if s2 == at), "")
+            m = _COORDINATION.fullmatch(sentence, at + len(own), start)
+        if m:
+            return True
+    return False
 
 
 _PAYS = re.compile(r"\b(?:re)?pays?\b|支付|付款|偿还|归还", re.I)
@@ -836,7 +903,29 @@ def _side_places(structure: DocumentStructure, roles: PartyRoles) -> dict[str, S
             seen[place] = seen.get(place, 0) + 1
             if side is not None:
                 sides[place] = side
-    return {p: side for p, side in sides.items() if seen[p] == 1}
+    performed = _performance_places(structure)
+    return {p: side for p, side in sides.items() if seen[p] == 1 and p not in performed}
+
+
+_LOCATED = re.compile(
+    r"\b(?:located|situated|site|premises|delivered|delivery|installed|performed)\b"
+    r"|位于|坐落|地点|交付至|运抵|运至|送至|项目地址|工程地址|所在地址",
+    re.IGNORECASE,
+)
+"""Words that place the contract's subject: the premises, the site, the delivery point."""
+
+
+def _performance_places(structure: DocumentStructure) -> set[str]:
+    """Places where the contract is performed ('厂房位于苏州市…', 'Premises situated at …,
+    Leeds'): a forum there is the natural one, nobody's home ground."""
+    found: set[str] = set()
+    for clause in structure.iter_clauses():
+        if clause.kind is ClauseKind.PREAMBLE or clause.children:
+            continue
+        for sentence in SEGMENT_END.split(clause.text):
+            if _LOCATED.search(sentence):
+                found |= _places(sentence)
+    return found
 
 
 def obligor_of(sentence: str, roles: PartyRoles) -> Side | None:

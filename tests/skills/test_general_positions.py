@@ -264,3 +264,115 @@ def test_remedies_recourse_and_commitments_burden_one_side(
 def test_balanced_remedies_are_nobodys(text: str, clause_id: str, side: int) -> None:
     party = (("Provider", "Client") if text is SERVICES else ("甲方", "乙方"))[side]
     assert _against(text, party, clause_id) == []
+
+
+# Written in the forms the blind Chinese contracts used: a role word with the short label in
+# brackets, subjects carried over from the opening of the sentence, caps on a named liability.
+LEASE_ZH = """厂房租赁合同
+
+出租方（以下简称“甲方”）：无锡东港置业有限公司
+住所：江苏省无锡市锡山区东港镇港下路18号
+承租方（以下简称“乙方”）：合肥科远机电有限公司
+住所：安徽省合肥市蜀山区长江西路66号
+
+第一条 租赁物及租金
+1.1 甲方将其位于江苏省无锡市锡山区东港镇港下路18号的厂房出租给乙方使用。
+1.2 年租金为人民币壹佰贰拾万元整（¥1,200,000.00）。
+1.3 乙方未按期支付租金的，每逾期一日，应按欠付金额的千分之五向甲方支付违约金。
+1.4 乙方因任何原因提前退租的，押金不予退还。
+1.5 甲方应在厂房交还之日起二日内完成验收，逾期未提出书面异议的，视为甲方确认厂房完好，此后甲方不得再向乙方主张任何权利。
+1.6 乙方的赔偿责任累计以人民币伍仟元整（¥5,000.00）为限。
+1.7 因乙方员工的个人行为造成厂房损坏的，乙方不承担任何责任。
+1.8 因甲方原因导致厂房无法使用的，乙方不承担任何责任。
+1.9 与本合同有关的一切税费，包括依法应由乙方缴纳的税费，均由甲方承担。
+1.10 乙方可将本合同项下的权利转让给其关联公司，仅需书面通知甲方即可。
+1.11 甲方、乙方任何一方均不得未经对方书面同意转让本合同。
+1.12 因本合同引起的争议，任何一方均可提交无锡仲裁委员会仲裁。
+1.13 乙方违约的，无论是否给甲方造成实际损失，均应向甲方支付违约金人民币伍拾万元。
+1.14 甲方有权根据市场行情调整物业服务费，调整后的价格自通知送达之日起生效。
+1.15 本合同期内及期满后三年内，乙方不得在租赁厂房周边经营同类业务。
+"""
+
+
+@pytest.mark.parametrize(
+    ("clause_id", "burdened", "other", "position"),
+    [
+        ("1.3", "乙方", "甲方", "late_payment_interest"),
+        ("1.4", "乙方", "甲方", "deposit_forfeiture"),
+        ("1.5", "甲方", "乙方", "one_sided_deemed_acceptance"),
+        ("1.5", "甲方", "乙方", "one_sided_claims_bar"),
+        ("1.6", "甲方", "乙方", "liability_cap_amount"),
+        ("1.7", "甲方", "乙方", "one_sided_exemption"),
+        ("1.9", "甲方", "乙方", "shifted_taxes_and_costs"),
+        ("1.10", "甲方", "乙方", "one_sided_assignment"),
+        ("1.13", "乙方", "甲方", "liquidated_damages_not_exclusive"),
+        ("1.14", "乙方", "甲方", "one_sided_price_change"),
+        ("1.15", "乙方", "甲方", "one_sided_exclusivity"),
+    ],
+)
+def test_chinese_forms_burden_one_side(
+    clause_id: str, burdened: str, other: str, position: str
+) -> None:
+    against = [p for p, level in _against(LEASE_ZH, burdened, clause_id) if level != RiskLevel.LOW]
+    assert position in against
+    assert position not in [p for p, _ in _against(LEASE_ZH, other, clause_id)]
+
+
+@pytest.mark.parametrize("clause_id", ["1.8", "1.11", "1.12"])
+@pytest.mark.parametrize("party", ["甲方", "乙方", "出租方", "承租方"])
+def test_chinese_balanced_forms_are_nobodys(clause_id: str, party: str) -> None:
+    """An excuse for what the other side caused, a restriction on both named together, and a
+    forum where the premises are (not just where one side sits) are fair."""
+    assert _against(LEASE_ZH, party, clause_id) == []
+
+
+def test_cap_is_on_the_liability_the_sentence_names() -> None:
+    """'乙方的赔偿责任…为限' caps 乙方: measured against the annual rent, 0.4 %."""
+    out = _findings(LEASE_ZH, "甲方", "1.6")
+    (cap,) = [f for f in out.findings if f.position_id == "liability_cap_amount"]
+    assert cap.holder == "乙方"
+    assert cap.value is not None
+    assert round(cap.value, 2) == 0.42
+
+
+def test_english_parties_named_together_share_a_right() -> None:
+    text = (
+        'AGREEMENT\n\nThis Agreement is made between Alder Ltd (the "Reseller") and Birch Inc '
+        '(the "Vendor").\n\n1. Terms\n'
+        "1.1 Either the Reseller or the Vendor may assign this Agreement to an affiliate upon "
+        "written notice to the other.\n"
+        "1.2 This Agreement may be terminated for convenience by the Reseller or by the Vendor "
+        "on ninety (90) days' notice.\n"
+        "1.3 The Vendor may assign this Agreement to any of its affiliates upon written notice.\n"
+    )
+    for party in ("Reseller", "Vendor"):
+        assert _against(text, party, "1.1") == []
+        assert _against(text, party, "1.2") == []
+    assert "one_sided_assignment" in [p for p, _ in _against(text, "Reseller", "1.3")]
+    assert _against(text, "Vendor", "1.3") == []
+
+
+def test_late_payment_is_no_uncapped_damages_and_damages_fall_on_the_party_in_default() -> None:
+    """Interest-like damages for paying late run until payment: no 'uncapped damages' flag;
+    delay damages are the defaulting party's, named at the opening of the sentence."""
+    from contract_review.skills.local.extract_financial_terms import (
+        FinancialTermsInput,
+        handle,
+    )
+
+    late = "1.16 乙方逾期交货的，每逾期一日，按合同总价的百分之五向甲方支付违约金。\n"
+    structure = StructureParser().parse(LEASE_ZH + late, document_id="c")
+    for party, clause_id, flagged in (
+        ("乙方", "1.3", False),
+        ("甲方", "1.3", False),
+        ("乙方", "1.16", True),
+        ("甲方", "1.16", False),
+    ):
+        ctx = ReviewContext(our_party=party, domain_id="generic")
+        out = handle(
+            FinancialTermsInput(
+                clause_id=clause_id, document_structure=structure, review_context=ctx
+            )
+        )
+        codes = [f.code for f in out.flags if f.burdens != "them"]
+        assert ("uncapped_damages" in codes) is flagged, (party, clause_id)

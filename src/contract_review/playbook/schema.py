@@ -106,7 +106,9 @@ BREADTH = (
     r"|\bwithout (?:cause|reason|liability)\b|\b(?:sole|absolute|unfettered) discretion\b"
     r"|\bregardless of\b|\bwhether or not\b|\bhowsoever\b|\bperpetual\b|\birrevocabl"
     r"|\bimmediately\b|\bfor any purpose\b|\bunlimited\b"
+    r"|\bin all circumstances\b|\bunder any circumstances\b|\bfor whatever reason\b"
     r"|任何时候|随时|无需|任何原因|无论|不论|永久|不可撤销|立即|不承担任何责任|不设上限"
+    r"|任何情况|何种原因"
 )
 """Words that make a one-sided term worse — any reason, any time, no notice, sole
 discretion, regardless of fault, perpetual, irrevocable (English and Chinese)."""
@@ -137,8 +139,16 @@ class PartyCheck(_Strict):
         "expression whose match the holder's name is next to ('vest in', '归', \"'s domicile\", "
         "'所在地').",
     )
-    holder_side: Literal["after", "before"] = Field(
-        "after", description="Whether the holder is named just after or just before that match."
+    holder_side: Literal["after", "before", "either"] = Field(
+        "after",
+        description="Whether the holder is named just after or just before that match "
+        "('either': after, else before — '视为甲方确认', '出借人收到通知即视为同意').",
+    )
+    fair_if_caused_by_other: bool = Field(
+        False,
+        description="The term is not one-sided when the sentence puts its cause on the other "
+        "party ('因甲方原因造成的延误，乙方不承担责任', 'not liable for delay caused by the "
+        "Customer's failure'): an excuse for the other's own fault is fair.",
     )
     holder_at_seat: bool = Field(
         False,

@@ -22,6 +22,7 @@ from contract_review.models import DocumentStructure, FavourableTerm, RiskLevel,
 from contract_review.parties import (
     PartyRoles,
     Side,
+    coordinated,
     find_parties,
     party_actions,
     party_mentions,
@@ -183,6 +184,10 @@ def _judge(
     (side,) = sides
     if check.holder_must_be == "payee" and payer is not None and side == payer[0]:
         return None  # the party that pays holds it: market standard, not one-sided
+    if check.fair_if_caused_by_other and _caused_by(
+        sentence, roles, "us" if side == "them" else "them"
+    ):
+        return None  # excused for what the other side caused: fair
     against = (side == "them") if check.kind == "their_right" else (side == "us")
     return ("against_us" if against else "favourable"), actors[0][1]
 
@@ -193,7 +198,11 @@ def _named_at_term(check: PartyCheck, sentence: str, roles: PartyRoles) -> list[
     named in the sentence — or, in a sentence contrasting two parties ('…, whereas the
     Licensee's liability is unlimited'), in the part that states the term."""
     spans = [m.span() for p in check.patterns if (m := _compile(p).search(sentence))]
-    mentions = party_mentions(sentence, roles)
+    mentions = [
+        (at, "both" if coordinated(sentence, found, at, side) else side, w)
+        for found in (party_mentions(sentence, roles),)
+        for at, side, w in found
+    ]
     if not mentions:
         return []
     if not spans:
@@ -249,18 +258,38 @@ def _holder_near(check: PartyCheck, sentence: str, roles: PartyRoles) -> tuple[S
         return None
     mentions = party_mentions(sentence, roles)
     for m in _compile(check.holder_near).finditer(sentence):
-        if check.holder_side == "after":
-            near = [(at, side, w) for at, side, w in mentions if m.end() <= at <= m.end() + 12]
-        else:
-            near = [
-                (at, side, w)
-                for at, side, w in mentions
-                if m.start() - 12 <= at + len(w) <= m.start()
-            ]
-        if near:
-            _, side, word = near[0] if check.holder_side == "after" else near[-1]
-            return side, word
+        after = [(at, side, w) for at, side, w in mentions if m.end() <= at <= m.end() + 12]
+        before = [
+            (at, side, w) for at, side, w in mentions if m.start() - 12 <= at + len(w) <= m.start()
+        ]
+        if check.holder_side in ("after", "either") and after:
+            return after[0][1], after[0][2]
+        if check.holder_side in ("before", "either") and before:
+            return before[-1][1], before[-1][2]
     return None
+
+
+_CAUSE_BEFORE = re.compile(
+    r"(?:\b(?:caused|occasioned|attributable|due|owing|resulting|arising)\s+(?:by|to|from)"
+    r"|\bby\s+reason\s+of|因|由于|系因|归因于)\s*(?:the\s+|any\s+)?$",
+    re.IGNORECASE,
+)
+_CAUSE_AFTER = re.compile(
+    r"(?:['’]s)?\s*(?:own\s+)?(?:\b(?:breach|negligen\w*|acts?|omissions?|failures?|fault|default"
+    r"|instructions?|delay|wilful)\b|(?:的)?(?:原因|过错|过失|违约|责任|提供|未|要求|指示|行为|延误|迟延))",
+    re.IGNORECASE,
+)
+
+
+def _caused_by(sentence: str, roles: PartyRoles, side: Side) -> bool:
+    """Whether `sentence` puts the cause of its term on `side` ('因甲方原因', 'caused by the
+    Customer's breach')."""
+    return any(
+        s == side
+        and _CAUSE_BEFORE.search(sentence, max(0, at - 24), at)
+        and _CAUSE_AFTER.match(sentence, at + len(w))
+        for at, s, w in party_mentions(sentence, roles)
+    )
 
 
 def _finding(
@@ -459,23 +488,31 @@ def _specific_first(findings: list[PositionFinding], general: set[str]) -> list[
 # --------------------------------------------------------------------------------------------
 
 _PRICE_OF = re.compile(
-    r"\b(?:contract|purchase|total|aggregate)\s+(?:price|sum|amount|consideration)\b"
-    r"|\bprice\b|合同(?:总)?价款|合同(?:总)?价格|合同金额|总价",
+    r"\b(?:contract|purchase|total|aggregate)\s+(?:price|sum|amount|consideration|value)\b"
+    r"|\bprice\b|\bannual\s+rent\b|\b(?:principal|loan|facility)\s+amount\b"
+    r"|\b(?:base|annual|yearly)\s+rent\b"
+    r"|合同(?:总)?价款|合同(?:总)?价格|合同(?:总)?金额|合同总额|总价|(?:费用|价款|费)总(?:额|金额)"
+    r"|年租金|租金总额|总租金|(?:借款|贷款)(?:金额|本金|总额)",
     re.I,
 )
+"""What states the contract's value: its price, a lease's annual rent, a loan's principal."""
 
 
 @per_structure()
 def contract_price(structure: DocumentStructure) -> float | None:
     """The contract's price: the largest amount stated as a price (None when no clause states
     one, e.g. fees per month)."""
-    amounts = [
-        float(item.value)
-        for clause in structure.iter_clauses()
-        if not clause.children and _PRICE_OF.search(clause.text)
-        for item in analyse(clause.text, [])[0]
-        if item.kind == "amount" and item.category == "price"
-    ]
+    amounts = []
+    for clause in structure.iter_clauses():
+        if clause.children or not (named := list(_PRICE_OF.finditer(clause.text))):
+            continue
+        for item in analyse(clause.text, [])[0]:
+            # a price by its category, or any amount the price words introduce ('开发费用总额
+            # 为人民币捌拾万元', 'the annual rent is EUR 120,000')
+            if item.kind == "amount" and (
+                item.category == "price" or any(0 <= item.start - m.end() <= 60 for m in named)
+            ):
+                amounts.append(float(item.value))
     return max(amounts) if amounts else None
 
 
@@ -518,7 +555,19 @@ def _measured(
     actions = [a for a in party_actions(sentence, roles) if a.side in ("us", "them")]
     mentions = [(str(side), alias) for _, side, alias in party_mentions(sentence, roles)]
     side: str
-    if actions:
+    term = min(
+        (m for p in check.patterns if (m := _compile(p).search(sentence))),
+        key=lambda m: m.start(),
+        default=None,
+    )
+    owner = (
+        _liability_owner(sentence, roles, term.start(), term.end())
+        if check.measure in _CAPS and term is not None
+        else None
+    )
+    if owner is not None:  # a cap is on the liability it names ('承租方的赔偿责任以…为限')
+        side, holder = owner
+    elif actions:
         side, holder = str(actions[0].side), actions[0].alias
     elif mentions and mentions[0][0] in ("us", "them"):
         side, holder = mentions[0]
@@ -531,6 +580,34 @@ def _measured(
         return None
     effect: Effect = "against_us" if side == check.bearer else "favourable"
     return _finding(position, check, sentence, effect, holder, level, [], value)
+
+
+_CAPS = frozenset({"share_of_price", "months_of_fees"})
+_OWNS_LIABILITY = re.compile(
+    r"(?:的|['’]s\s+)(?:(?:total|aggregate|entire|maximum|cumulative|overall)\s+){0,2}"
+    r"(?:赔偿|违约)?(?:责任|liabilit)",
+    re.IGNORECASE,
+)
+_LIABILITY_OF = re.compile(r"\bliabilit\w*\s+of\s+(?:the\s+)?$", re.IGNORECASE)
+
+
+def _liability_owner(
+    sentence: str, roles: PartyRoles, start: int, end: int
+) -> tuple[str, str] | None:
+    """(side, word) of the one party whose liability the term at [start, end) names ("the
+    Supplier's liability", 'liability of the Carrier', '乙方的赔偿责任'); None for none or
+    both."""
+    owners = {
+        (str(side), word)
+        for at, side, word in party_mentions(sentence, roles)
+        if side in ("us", "them")
+        and start - 40 <= at < end
+        and (
+            _OWNS_LIABILITY.match(sentence, at + len(word))
+            or _LIABILITY_OF.search(sentence, max(0, at - 30), at)
+        )
+    }
+    return owners.pop() if len({s for s, _ in owners}) == 1 else None
 
 
 async def handle(inp: CheckPositionsInput) -> CheckPositionsOutput:

@@ -16,7 +16,13 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from contract_review.models import ClauseNode, DocumentStructure, RiskLevel, RiskPoint
-from contract_review.parties import PartyRoles, obligor_of, party_roles, payer_of
+from contract_review.parties import (
+    PartyRoles,
+    obligor_of,
+    party_mentions,
+    party_roles,
+    payer_of,
+)
 from contract_review.skills.context import ReviewContext, SkillState, StructureInput, require_clause
 from contract_review.skills.risks import RiskFactory
 from contract_review.skills.schema import SkillBackend, SkillRegistration
@@ -411,6 +417,11 @@ _NO_CAP = re.compile(
     r"|without[ \t]+(?:any[ \t]+)?(?:limit|cap|maximum)\b|no[ \t]+(?:maximum|cap)\b|\bunlimited\b"
     r"|\buncapped\b|不设上限|无上限|不设封顶|不封顶"
 )
+_LATE_PAYMENT = re.compile(
+    r"\blate[ \t]+payment|\bpaid[ \t]+late\b|\boverdue\b|\bnot[ \t]+paid[ \t]+(?:when|by)\b"
+    r"|\bunpaid\b|逾期(?:付款|支付|缴纳|还款|归还|偿还)|(?:未按期|未按时|迟延)(?:足额)?(?:付款|支付|还款|归还|偿还)"
+)
+"""Damages for paying late run until payment, like interest: no cap is expected."""
 _NO_INTEREST = re.compile(
     r"\bno[ \t]+interest\b|\bwithout[ \t]+interest\b|\binterest[- ]free\b"
     r"|not[ \t]+(?:be[ \t]+)?(?:liable|obliged|required)[ \t]+to[ \t]+pay[ \t]+(?:any[ \t]+)?interest"
@@ -1163,7 +1174,12 @@ def _flags(text: str, t: str, items: list[_Item]) -> list[FinancialFlag]:
     ]
     no_cap = _NO_CAP.search(t) if any(it.category in _DAMAGES for it in items) else None
     for it in items:
-        if it.category in _DAMAGES and it.rate_period and not caps:
+        if (
+            it.category in _DAMAGES
+            and it.rate_period
+            and not caps
+            and not _LATE_PAYMENT.search(_sentence_at(text, it.start, it.end))
+        ):
             unit = "%" if it.kind == "percentage" else ""
             cur = f"{it.currency} " if it.kind == "amount" else ""
             stated = (
@@ -1336,6 +1352,13 @@ _SIDED = frozenset(
 from."""
 
 
+def _sentence_at(text: str, start: int, end: int) -> str:
+    """The sentence (or semicolon part) of `text` around [start, end)."""
+    begin = max((m.end() for m in SEGMENT_END.finditer(text, 0, start)), default=0)
+    stop = SEGMENT_END.search(text, end)
+    return text[begin : stop.start() if stop else len(text)]
+
+
 def _with_burden(
     text: str, flag: FinancialFlag, roles: PartyRoles, structure: DocumentStructure | None
 ) -> FinancialFlag:
@@ -1345,9 +1368,11 @@ def _with_burden(
         return flag
     side: str | None
     if flag.code == "uncapped_damages":
-        start = max(text.rfind(c, 0, flag.start) for c in ".;。；\n") + 1
-        ends = [i for i in (text.find(c, flag.end) for c in ".;。；\n") if i != -1]
-        side = obligor_of(text[start : min(ends) if ends else len(text)], roles)
+        sentence = _sentence_at(text, flag.start, flag.end)
+        side = obligor_of(sentence, roles)
+        if side is None:  # 'If the Supplier is late, damages of 1% a day are payable'
+            named = [s for _, s, _ in party_mentions(sentence, roles) if s in ("us", "them")]
+            side = named[0] if named else None
     else:
         payer = payer_of(structure, roles)
         side = {"us": "them", "them": "us"}.get(payer[0]) if payer else None
