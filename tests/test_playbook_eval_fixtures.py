@@ -38,7 +38,7 @@ def test_fixture(spec_path: Path) -> None:
     for party in spec["parties"]:
         side = resolve_party(structure, party["label"])
         assert side.party is not None
-        assert party["name"] == side.party.name
+        assert party["name"].casefold() == side.party.name.casefold()  # 'ACME LTD' as written
 
 
 @pytest.mark.parametrize("path", CLAUSE_SETS, ids=[p.stem for p in CLAUSE_SETS])
