@@ -376,3 +376,90 @@ def test_late_payment_is_no_uncapped_damages_and_damages_fall_on_the_party_in_de
         )
         codes = [f.code for f in out.flags if f.burdens != "them"]
         assert ("uncapped_damages" in codes) is flagged, (party, clause_id)
+
+
+HIRE = """PLANT HIRE AGREEMENT
+
+This Agreement is made between Harlow Plant Limited, whose registered office is at 3 Mill \
+Road, Leeds (the "Owner"), and Fenwick Build Ltd, whose registered office is at 8 Quay \
+Street, Bristol (the "Contractor").
+
+1. Hire
+1.1 The Contractor shall pay the hire charges within thirty (30) days of each invoice.
+1.2 The Deposit is non-refundable in every circumstance and the Owner may keep it in full even where this Agreement is terminated for the Owner's breach.
+1.3 The Owner must notify the Contractor of any damage within forty-eight (48) hours after collection, failing which the Owner shall be treated as having accepted the Equipment in good condition.
+1.4 The Contractor shall inspect the Equipment within fifteen (15) working days after delivery, failing which the Equipment shall be treated as accepted, save for latent defects.
+1.5 The Contractor may end this Agreement for any reason at any time on twenty-four (24) hours' notice.
+1.6 The Contractor may withhold from any hire charges any sum it claims the Owner owes it.
+1.7 Any amount not paid when due shall bear interest at three percent (3%) per month, compounded monthly, together with all collection costs incurred by the Owner.
+1.8 The Owner shall not hire or lend any excavator to any other contractor within thirty (30) miles of the Site.
+"""
+
+
+@pytest.mark.parametrize(
+    ("clause_id", "burdened", "other", "position"),
+    [
+        ("1.2", "Contractor", "Owner", "deposit_forfeiture"),
+        ("1.3", "Owner", "Contractor", "one_sided_deemed_acceptance"),
+        ("1.5", "Owner", "Contractor", "one_sided_termination_for_convenience"),
+        ("1.6", "Owner", "Contractor", "one_sided_set_off"),
+        ("1.7", "Contractor", "Owner", "late_payment_interest"),
+        ("1.8", "Owner", "Contractor", "one_sided_restrictive_covenant"),
+    ],
+)
+def test_english_forms_from_a_blind_hire_contract(
+    clause_id: str, burdened: str, other: str, position: str
+) -> None:
+    against = [p for p, level in _against(HIRE, burdened, clause_id) if level != RiskLevel.LOW]
+    assert position in against
+    assert position not in [p for p, _ in _against(HIRE, other, clause_id)]
+
+
+@pytest.mark.parametrize("party", ["Owner", "Contractor"])
+def test_deemed_acceptance_after_a_fair_window_is_nobodys(party: str) -> None:
+    assert _against(HIRE, party, "1.4") == []
+
+
+def test_interest_compounded_monthly_is_annualised_by_compounding() -> None:
+    out = _findings(HIRE, "Contractor", "1.7")
+    (interest,) = [f for f in out.findings if f.position_id == "late_payment_interest"]
+    assert interest.holder == "Contractor"  # the payer, not the Owner whose costs it names
+    assert interest.value == 42.58
+    assert interest.level is RiskLevel.HIGH
+
+
+SOFTWARE_ZH = """软件许可使用合同
+
+许可方：北京衡石软件有限公司
+住所：北京市海淀区中关村大街1号
+被许可方：苏州德辉精密制造有限公司
+住所：江苏省苏州市工业园区星湖街2号
+
+第一条 许可
+1.1 许可费为人民币贰佰万元整（¥2,000,000.00），首年维护费为人民币贰拾万元整（¥200,000.00）。
+1.2 许可方在本合同项下承担的全部赔偿责任累计不超过被许可方已支付的首年维护费的百分之十。
+1.3 许可方在本合同有效期内对许可软件所作的全部升级与改进，其知识产权均归被许可方所有。
+1.4 许可方对许可软件承担自验收之日起十年的免费质量保证责任。
+1.5 被许可方在其区域内开展的全部推广活动费用，均由许可方承担，被许可方无需分摊。
+1.6 本合同终止后三年内，许可方不得向任何其他企业许可或销售与许可软件功能类似的软件。
+"""
+
+
+@pytest.mark.parametrize(
+    ("clause_id", "burdened", "other", "position"),
+    [
+        ("1.2", "被许可方", "许可方", "liability_cap_amount"),
+        ("1.3", "许可方", "被许可方", "background_ip_transfer"),
+        ("1.4", "许可方", "被许可方", "warranty_period"),
+        ("1.5", "许可方", "被许可方", "shifted_taxes_and_costs"),
+        ("1.6", "许可方", "被许可方", "one_sided_exclusivity"),
+    ],
+)
+def test_chinese_forms_from_a_blind_licence(
+    clause_id: str, burdened: str, other: str, position: str
+) -> None:
+    against = [
+        p for p, level in _against(SOFTWARE_ZH, burdened, clause_id) if level != RiskLevel.LOW
+    ]
+    assert position in against
+    assert position not in [p for p, _ in _against(SOFTWARE_ZH, other, clause_id)]

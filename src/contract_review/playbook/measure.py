@@ -25,12 +25,13 @@ _ZH_PERIOD = re.compile(
 _PER_YEAR = {"day": 365.0, "daily": 365.0, "week": 52.0, "weekly": 52.0, "month": 12.0}
 _PER_YEAR |= {"monthly": 12.0, "annum": 1.0, "year": 1.0, "annually": 1.0, "yearly": 1.0}
 _DAYS = re.compile(
-    r"\(?(\d+)\)?\s*(?:calendar\s+|business\s+|working\s+)?(days?|weeks?|months?|years?)\b"
-    r"|(\d+|[一二两三四五六七八九十百]+)\s*(?:个)?(日|天|工作日|周|月|年)",
+    r"\(?(\d+)\)?\s*(?:calendar\s+|business\s+|working\s+)?(hours?|days?|weeks?|months?|years?)\b"
+    r"|(\d+|[一二两三四五六七八九十百]+)\s*(?:个)?(小时|日|天|工作日|周|月|年)",
     re.I,
 )
-_UNIT_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365, "日": 1, "天": 1, "工作日": 1}
-_UNIT_DAYS |= {"周": 7, "月": 30, "年": 365}
+_UNIT_DAYS = {"hour": 1 / 24, "day": 1, "week": 7, "month": 30, "year": 365, "小时": 1 / 24}
+_UNIT_DAYS |= {"日": 1, "天": 1, "工作日": 1, "周": 7, "月": 30, "年": 365}
+_COMPOUNDED = re.compile(r"\bcompound\w*|复利|利滚利", re.I)
 
 
 def annual_rate(sentence: str) -> float | None:
@@ -40,7 +41,11 @@ def annual_rate(sentence: str) -> float | None:
         rate = float(m.group(1))
         period = _EN_PERIOD.search(sentence, m.end(), m.end() + 60)
         unit = (period.group(1) or period.group(2)).lower() if period else "year"
-        return rate * _PER_YEAR.get(unit, 1.0)
+        per_year = _PER_YEAR.get(unit, 1.0)
+        if per_year > 1 and _COMPOUNDED.search(sentence, m.end(), m.end() + 120):
+            # '3% per month, compounded monthly' is 42.6% a year, not 36%
+            return round(float((1 + rate / 100) ** per_year - 1) * 100, 2)
+        return rate * per_year
     z = _ZH_FRACTION.search(sentence)
     if z is None:
         return None

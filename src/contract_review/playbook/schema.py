@@ -106,7 +106,8 @@ BREADTH = (
     r"|\bwithout (?:cause|reason|liability)\b|\b(?:sole|absolute|unfettered) discretion\b"
     r"|\bregardless of\b|\bwhether or not\b|\bhowsoever\b|\bperpetual\b|\birrevocabl"
     r"|\bimmediately\b|\bfor any purpose\b|\bunlimited\b"
-    r"|\bin all circumstances\b|\bunder any circumstances\b|\bfor whatever reason\b"
+    r"|\bin (?:all|every|any) circumstances?\b|\bunder any circumstances\b|\bfor whatever reason\b"
+    r"|\beven (?:if|where|when|though)\b|\bwhatsoever\b"
     r"|任何时候|随时|无需|任何原因|无论|不论|永久|不可撤销|立即|不承担任何责任|不设上限"
     r"|任何情况|何种原因"
 )
@@ -143,6 +144,17 @@ class PartyCheck(_Strict):
         "after",
         description="Whether the holder is named just after or just before that match "
         "('either': after, else before — '视为甲方确认', '出借人收到通知即视为同意').",
+    )
+    fair_from_days: float | None = Field(
+        None,
+        description="The term is fair when the sentence's period is at least this many days "
+        "(deemed acceptance after 15 working days is market; after 48 hours it is not).",
+    )
+    owner: Literal["actor", "payer", "payee"] = Field(
+        "actor",
+        description="Whose term it is when `holder_near` names nobody: the party acting in the "
+        "sentence ('actor'), or always the contract's payer or payee (a deposit is the payer's, "
+        "whoever the sentence says may keep it).",
     )
     fair_if_caused_by_other: bool = Field(
         False,

@@ -18,7 +18,13 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from contract_review.models import DocumentStructure, FavourableTerm, RiskLevel, RiskPoint
+from contract_review.models import (
+    ClauseKind,
+    DocumentStructure,
+    FavourableTerm,
+    RiskLevel,
+    RiskPoint,
+)
 from contract_review.parties import (
     PartyRoles,
     Side,
@@ -160,6 +166,9 @@ def _judge(
             return None  # a place of neither side, or of both: nobody's home ground
     actions = party_actions(sentence, roles)
     actors = [(a.side, a.alias) for a in actions if a.kind in kinds]
+    if near is None and check.owner != "actor" and payer is not None:
+        side_paid: Side = "them" if payer[0] == "us" else "us"
+        near = payer if check.owner == "payer" else (side_paid, _word(roles, side_paid))  # type: ignore[assignment]
     if near is not None:
         actors = [near]
     elif not actions:
@@ -184,6 +193,10 @@ def _judge(
     (side,) = sides
     if check.holder_must_be == "payee" and payer is not None and side == payer[0]:
         return None  # the party that pays holds it: market standard, not one-sided
+    if check.fair_from_days is not None:
+        period = _window_days(sentence)
+        if period is not None and period >= check.fair_from_days:
+            return None  # a period long enough to act in: market standard
     if check.fair_if_caused_by_other and _caused_by(
         sentence, roles, "us" if side == "them" else "them"
     ):
@@ -279,6 +292,20 @@ _CAUSE_AFTER = re.compile(
     r"|instructions?|delay|wilful)\b|(?:的)?(?:原因|过错|过失|违约|责任|提供|未|要求|指示|行为|延误|迟延))",
     re.IGNORECASE,
 )
+
+
+_WINDOW = re.compile(
+    r"\bwithin\s+(?:a\s+period\s+of\s+)?[^.;]{0,40}?\b(?:hours?|days?|weeks?|months?)\b"
+    r"|(?:\d+|[一二两三四五六七八九十百]+)\s*(?:个)?(?:小时|日|天|工作日|周|月)内",
+    re.IGNORECASE,
+)
+
+
+def _window_days(sentence: str) -> float | None:
+    """The time the sentence gives to act ('within 15 working days', '二个工作日内'), in days
+    — not any other period it names (an extension of twelve months)."""
+    m = _WINDOW.search(sentence)
+    return MEASURES["days"](m.group()) if m else None
 
 
 def _caused_by(sentence: str, roles: PartyRoles, side: Side) -> bool:
@@ -516,13 +543,36 @@ def contract_price(structure: DocumentStructure) -> float | None:
     return max(amounts) if amounts else None
 
 
+@per_structure()
+def contract_value(structure: DocumentStructure) -> float | None:
+    """What the contract is worth, for measuring a fixed cap: its price, else the largest
+    amount its clauses state (a distributor's annual target, a facility's limit)."""
+    price = contract_price(structure)
+    if price is not None:
+        return price
+    amounts = [
+        float(item.value)
+        for clause in structure.iter_clauses()
+        if not clause.children and clause.kind is not ClauseKind.PREAMBLE
+        for item in analyse(clause.text, [])[0]
+        if item.kind == "amount"
+    ]
+    return max(amounts) if amounts else None
+
+
+_PART_OF_PRICE = re.compile(r"\bfees?\b|\bcharges\b|\brent\b|费|租金|价款", re.I)
+"""A fee or charge: a share of it is at most the same share of the contract's price."""
+
+
 def _share_of_price(sentence: str, price: float | None) -> float | None:
-    """The sentence's amount as % of the contract price: a percentage of the price as written,
-    or a fixed amount divided by the price."""
+    """The sentence's amount as % of the contract price: a percentage of the price as written
+    (or of a fee, which is part of the price), or a fixed amount divided by the price."""
     items = analyse(sentence, [])[0]
     items.sort(key=lambda item: item.category != "cap")  # the capped amount first
     for item in items:
-        if item.kind == "percentage" and _PRICE_OF.search(sentence):
+        if item.kind == "percentage" and (
+            _PRICE_OF.search(sentence) or _PART_OF_PRICE.search(sentence)
+        ):
             return float(item.value)
         if item.kind == "amount" and price:
             return 100.0 * float(item.value) / price
@@ -553,7 +603,12 @@ def _measured(
     if level is None:
         return None
     actions = [a for a in party_actions(sentence, roles) if a.side in ("us", "them")]
-    mentions = [(str(side), alias) for _, side, alias in party_mentions(sentence, roles)]
+    # a party after a preposition is not the bearer ('costs incurred by the Lessor', '向甲方')
+    mentions = [
+        (str(side), alias)
+        for at, side, alias in party_mentions(sentence, roles)
+        if not _OBJECT_BEFORE.search(sentence, max(0, at - 16), at)
+    ]
     side: str
     term = min(
         (m for p in check.patterns if (m := _compile(p).search(sentence))),
@@ -582,6 +637,9 @@ def _measured(
     return _finding(position, check, sentence, effect, holder, level, [], value)
 
 
+_OBJECT_BEFORE = re.compile(
+    r"(?:\b(?:by|to|of|from|for|with|against|towards)\s+(?:the\s+)?|向|给|对)$", re.IGNORECASE
+)
 _CAPS = frozenset({"share_of_price", "months_of_fees"})
 _OWNS_LIABILITY = re.compile(
     r"(?:的|['’]s\s+)(?:(?:total|aggregate|entire|maximum|cumulative|overall)\s+){0,2}"
@@ -641,7 +699,7 @@ def _for_party(
     if not roles.resolved:
         return []
     payer = payer_of(structure, roles)
-    price = contract_price(structure) if structure is not None else None
+    price = contract_value(structure) if structure is not None else None
     return _judged(matches, roles, payer, price, party_places(structure, roles))
 
 
