@@ -10,6 +10,7 @@ from contract_review.parties import (
     party_actions,
     party_mentions,
     party_roles,
+    payer_of,
     role_actions,
     role_key,
 )
@@ -235,3 +236,28 @@ def test_parties_named_together_act_together() -> None:
     roles_en = party_roles(SUPPLY, "Buyer")
     text = "Either the Buyer or the Supplier may terminate this Agreement on notice."
     assert {a.side for a in party_actions(text, roles_en)} == {"both"}
+
+
+def test_a_role_word_the_table_does_not_know_names_a_party_before_a_company() -> None:
+    structure = StructureParser().parse(
+        "仓储合同\n\n存货人：江苏恒川化工有限公司\n保管人：上海通衡仓储有限公司\n"
+        "地址：上海市浦东新区\n\n第一条 仓储\n保管人应妥善保管货物。\n"
+    )
+    assert contract_parties(structure) == [
+        ["存货人", "江苏恒川化工有限公司"],
+        ["保管人", "上海通衡仓储有限公司"],
+    ]
+    roles = party_roles(structure, "存货人")
+    assert roles.resolved
+    assert "上海通衡仓储有限公司" in roles.their_aliases
+
+
+def test_the_payer_is_named_in_the_paying_verbs_own_part() -> None:
+    structure = StructureParser().parse(
+        "广告发布合同\n\n广告主（以下简称“甲方”）：武汉清泉饮品有限公司\n"
+        "发布者（以下简称“乙方”）：湖北楚天传媒有限公司\n\n第一条 付款\n"
+        "1.1 乙方应于每期收款前向甲方开具发票，甲方收到发票后方负付款义务。\n"
+        "1.2 乙方应按期发布广告，并应在发布后十日内向甲方提交报告，甲方收到报告后支付尾款。\n"
+    )
+    roles = party_roles(structure, "乙方")
+    assert payer_of(structure, roles) == ("them", "甲方")

@@ -83,7 +83,16 @@ ROLE_SYNONYMS: dict[str, tuple[str, ...]] = {
     "manufacturer": ("Manufacturer", "Producer", "制造商", "生产商", "生产方"),
     "principal": ("Principal", "委托人"),
     "agent": ("Agent", "代理人", "受托人"),
-    "recipient": ("Recipient", "接收方"),
+    "recipient": ("Recipient", "Receiving Party", "接收方", "接收人"),
+    "discloser": ("Discloser", "Disclosing Party", "披露方", "披露人"),
+    "shipper": ("Shipper", "Consignor", "托运人", "托运方", "发货人"),
+    "carrier": ("Carrier", "Haulier", "Hauler", "承运人", "承运方"),
+    "advertiser": ("Advertiser", "广告主"),
+    "publisher": ("Publisher", "发布者", "发布方", "广告发布者"),
+    "franchisor": ("Franchisor", "特许人", "特许方"),
+    "franchisee": ("Franchisee", "被特许人", "被特许方"),
+    "orderer": ("定作人", "定作方"),
+    "processor": ("承揽人", "承揽方"),
 }
 """Canonical role → the words contracts use for it, English and Chinese."""
 
@@ -110,7 +119,16 @@ COUNTERPARTS: dict[str, tuple[str, ...]] = {
     "manufacturer": ("distributor", "buyer", "customer"),
     "principal": ("agent",),
     "agent": ("principal",),
-    "recipient": ("provider",),
+    "recipient": ("provider", "discloser"),
+    "discloser": ("recipient",),
+    "shipper": ("carrier",),
+    "carrier": ("shipper",),
+    "advertiser": ("publisher",),
+    "publisher": ("advertiser",),
+    "franchisor": ("franchisee",),
+    "franchisee": ("franchisor",),
+    "orderer": ("processor",),
+    "processor": ("orderer",),
 }
 """Canonical role → the roles on the other side of the deal."""
 
@@ -204,6 +222,18 @@ _ZH_SHORT_NAME = re.compile(r"^\s*(?:以下简称|以下称为|以下称|下称|
 # "…公司，即本合同的甲方"
 _ZH_IS_LABEL = re.compile(r"即(?:为)?(?:本合同|本协议)?(?:的|中的|项下的)?(甲方|乙方|丙方|丁方)")
 _EN_AS_LABEL = re.compile(r"\b(?:as|being)\s+(Party\s+[A-D])\b")
+
+
+_ROLE_LIKE = re.compile(r"[\u4e00-\u9fff]{1,5}(?:方|人|商|者)|[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?")
+"""What a party's role word looks like ('保管人', 'Warehouseman', 'Service Recipient')."""
+
+
+def _is_company(name: str) -> bool:
+    """A company's name: ending in a company suffix ('…有限公司', '… Ltd')."""
+    name = name.strip()
+    return bool(
+        re.search(_ZH_SUFFIX + r"$", name) or re.search(r"(?<![A-Za-z])" + _EN_SUFFIX + r"$", name)
+    )
 
 
 def _looks_like_name(text: str) -> bool:
@@ -306,10 +336,16 @@ def contract_parties(structure: DocumentStructure | None) -> list[list[str]]:
         # "披露方（以下简称“甲方”）：…公司" names the short label inside the brackets
         second = m.group(2) and _ZH_SHORT_NAME.sub("", m.group(2)).strip("“”\"' ")
         labels = [lab for lab in (m.group(1), second) if lab and _is_label(lab)]
-        if not labels or (second and not _is_label(second)):
-            continue
         name = _clean(m.group(3).strip("*").strip())
         name = re.split(r"\s*[（(,，;；]", name, maxsplit=1)[0]
+        if not labels and not second and _ROLE_LIKE.fullmatch(_clean(m.group(1))):
+            # a role word the table does not know ('保管人：…有限公司', 'Warehouseman: … Ltd')
+            # names a party when a company's name follows
+            if _is_company(name):
+                groups.append([_clean(m.group(1)), name])
+            continue
+        if not labels or (second and not _is_label(second)):
+            continue
         if _looks_like_name(name):
             groups.append([_clean(lab) for lab in labels] + [name])
     for m in _EN_PAREN_LABEL.finditer(text):
@@ -718,6 +754,8 @@ _NOT_THE_PRICE = re.compile(
     re.I,
 )
 """Payments that are not the price: damages, interest, refunds (the other side pays them)."""
+_PART_BREAK = re.compile(r"[，,；;：:]|\band\b")
+_PAID_PARTY_BEFORE = re.compile(r"(?:向|给|\bto\s+(?:the\s+)?|\bfrom\s+(?:the\s+)?)$")
 _ZH_PAYS_AFTER = re.compile(r"[^，。；,;：:]{0,24}?(?:支付|付款|付清|缴纳)")
 
 
@@ -758,12 +796,25 @@ def _payer(structure: DocumentStructure, roles: PartyRoles) -> tuple[Side, str] 
                 if a.kind == "obligation" and a.side in ("us", "them")
             ]
             # 'Provider shall invoice …, and Client shall pay …': the subject nearest before
-            # the paying verb pays.
+            # the paying verb pays; a party named in the paying verb's own part first of all
+            # ('乙方应开具发票，甲方收到发票后方负付款义务').
             pay_at = _PAYS.search(sentence)
             before = [a for a in obliged if pay_at is not None and a.start < pay_at.start()]
             payers: list[tuple[Side, str]] = [
                 (a.side, a.alias) for a in (before[-1:] or obliged[:1])
             ]
+            if pay_at is not None:
+                part = max(
+                    (m.end() for m in _PART_BREAK.finditer(sentence, 0, pay_at.start())), default=0
+                )
+                named = [
+                    (cast(Side, side), word)
+                    for at, side, word in party_mentions(sentence[: pay_at.start()], roles)
+                    if at >= part
+                    and side in ("us", "them")
+                    and not _PAID_PARTY_BEFORE.search(sentence, max(0, at - 8), at)
+                ]
+                payers = named[-1:] or payers
             if not payers:  # '甲方向乙方支付…', '甲方于验收后三十日内支付…': no modal
                 payers = [
                     (cast(Side, side), word)

@@ -463,3 +463,88 @@ def test_chinese_forms_from_a_blind_licence(
     ]
     assert position in against
     assert position not in [p for p, _ in _against(SOFTWARE_ZH, other, clause_id)]
+
+
+FREIGHT_ZH = """货物运输合同
+
+托运人：江苏恒川化工有限公司
+住所：江苏省张家港市港丰路18号
+承运人：上海通衡物流有限公司
+住所：上海市浦东新区川沙路5588号
+
+第一条 运输
+1.1 托运人应于收到发票后三十日内支付运费。
+1.2 承运人发生任何违约情形的，托运人均有权没收全部履约保证金。
+1.3 托运人发生任何违约情形的，无论情节轻重，该保证金均不予退还，由承运人全额没收。
+1.4 托运人对货物有异议的，须在交付后二十四小时内书面提出，逾期未提出的视为货物完好交付。
+1.5 承运人未按约定时间送达货物的，每迟延一小时，应按该批次运费的百分之二十向托运人支付违约金。
+1.6 本合同有效期内，承运人不得为托运人以外的任何化工企业提供运输服务。
+1.7 托运人有权从应付承运人的任何款项中直接扣减其认定的违约金。
+1.8 承运人应赔偿并使托运人免受一切损失，包括因托运人自身过错造成的损失。
+1.9 承运人应赔偿因其自身过错给托运人造成的损失，包括因承运人原因造成的货损。
+1.10 因本合同引起的争议，任何一方均可提交上海仲裁委员会仲裁。
+"""
+
+
+@pytest.mark.parametrize(
+    ("clause_id", "burdened", "other", "position"),
+    [
+        ("1.2", "承运人", "托运人", "deposit_forfeiture"),
+        ("1.3", "托运人", "承运人", "deposit_forfeiture"),
+        ("1.4", "托运人", "承运人", "one_sided_deemed_acceptance"),
+        ("1.5", "承运人", "托运人", "delay_damages_rate"),
+        ("1.6", "承运人", "托运人", "one_sided_exclusivity"),
+        ("1.7", "承运人", "托运人", "one_sided_set_off"),
+        ("1.8", "承运人", "托运人", "one_sided_indemnity"),
+    ],
+)
+def test_chinese_forms_from_a_blind_freight_contract(
+    clause_id: str, burdened: str, other: str, position: str
+) -> None:
+    """Role words the table learnt (托运人/承运人); a deposit burdens whoever the other side may
+    confiscate it from; damages per hour; an indemnity covering the indemnified party's fault."""
+    against = [
+        p for p, level in _against(FREIGHT_ZH, burdened, clause_id) if level != RiskLevel.LOW
+    ]
+    assert position in against
+    assert position not in [p for p, _ in _against(FREIGHT_ZH, other, clause_id)]
+
+
+@pytest.mark.parametrize("party", ["托运人", "承运人"])
+def test_own_fault_indemnity_and_arbitration_in_one_city_are_not_serious(party: str) -> None:
+    """Indemnifying one's own fault is fair; an arbitral institution in one side's city is
+    worth a low note at most."""
+    assert _against(FREIGHT_ZH, party, "1.9") == []
+    assert all(level is RiskLevel.LOW for _, level in _against(FREIGHT_ZH, party, "1.10"))
+
+
+FRANCHISE = """FRANCHISE AGREEMENT
+
+This Agreement is made between Bellbird Coffee Systems Pty Ltd (the "Franchisor") and \
+Harbourline Hospitality Pty Ltd (the "Franchisee").
+
+1. Terms
+1.1 The Franchisee shall pay the Royalty within fourteen (14) days after the end of each month.
+1.2 Any amount not paid by its due date accrues interest at four per cent (4%) per month, compounding daily, until the Franchisor receives payment in full.
+1.3 The Franchisee must indemnify the Franchisor against every loss, however caused, including where the loss is caused wholly or partly by the negligence or default of the Franchisor.
+1.4 During the Term and for five (5) years afterwards, the Franchisor must not own, operate or franchise any coffee shop anywhere in the State of New South Wales other than the Outlet.
+1.5 The Franchisor is barred from bringing any claim against the Franchisee unless it has given written notice of that claim within fourteen (14) days after the event giving rise to it.
+1.6 All right, title and interest in the Manuals shall vest in and remain with the Franchisee.
+"""
+
+
+@pytest.mark.parametrize(
+    ("clause_id", "burdened", "other", "position"),
+    [
+        ("1.2", "Franchisee", "Franchisor", "late_payment_interest"),
+        ("1.3", "Franchisee", "Franchisor", "one_sided_indemnity"),
+        ("1.4", "Franchisor", "Franchisee", "one_sided_exclusivity"),
+        ("1.5", "Franchisor", "Franchisee", "one_sided_claims_bar"),
+    ],
+)
+def test_english_forms_from_a_blind_franchise(
+    clause_id: str, burdened: str, other: str, position: str
+) -> None:
+    against = [p for p, level in _against(FRANCHISE, burdened, clause_id) if level != RiskLevel.LOW]
+    assert position in against
+    assert position not in [p for p, _ in _against(FRANCHISE, other, clause_id)]

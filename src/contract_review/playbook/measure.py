@@ -15,14 +15,16 @@ __all__ = ["MEASURES", "annual_rate", "days", "months_of_fees", "percent"]
 _PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s*(?:%|per\s?cent\b|percent\b)", re.I)
 _ZH_FRACTION = re.compile(r"(百分之|千分之|万分之)([零〇一二两三四五六七八九十百\d.]+)")
 _EN_PERIOD = re.compile(
-    r"\b(?:per|a|each|every)\s+(?:calendar\s+)?(day|week|month|annum|year)\b"
-    r"|\b(daily|weekly|monthly|annually|yearly)\b",
+    r"\b(?:per|a|each|every)\s+(?:calendar\s+)?(hour|day|week|month|annum|year)\b"
+    r"|\b(hourly|daily|weekly|monthly|annually|yearly)\b",
     re.I,
 )
 _ZH_PERIOD = re.compile(
-    r"(每(?:逾期)?(?:一)?日|每天|按日|日利率|每周|每月|按月|月利率|每年|按年|年利率|年化)"
+    r"(每(?:逾期|迟延|延迟|延误)?(?:一)?小时|每(?:逾期|迟延|延迟|延误)?(?:一)?日|每天|按日|日利率"
+    r"|每周|每月|按月|月利率|每年|按年|年利率|年化)"
 )
-_PER_YEAR = {"day": 365.0, "daily": 365.0, "week": 52.0, "weekly": 52.0, "month": 12.0}
+_PER_YEAR = {"hour": 8760.0, "hourly": 8760.0, "day": 365.0, "daily": 365.0, "week": 52.0}
+_PER_YEAR |= {"weekly": 52.0, "month": 12.0}
 _PER_YEAR |= {"monthly": 12.0, "annum": 1.0, "year": 1.0, "annually": 1.0, "yearly": 1.0}
 _DAYS = re.compile(
     r"\(?(\d+)\)?\s*(?:calendar\s+|business\s+|working\s+)?(hours?|days?|weeks?|months?|years?)\b"
@@ -56,7 +58,9 @@ def annual_rate(sentence: str) -> float | None:
     period = _ZH_PERIOD.search(sentence)
     word = period.group(1) if period else "年"
     per_year = (
-        365.0
+        8760.0
+        if "小时" in word
+        else 365.0
         if "日" in word or "天" in word
         else 52.0
         if "周" in word

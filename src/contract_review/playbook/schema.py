@@ -109,7 +109,8 @@ BREADTH = (
     r"|\bin (?:all|every|any) circumstances?\b|\bunder any circumstances\b|\bfor whatever reason\b"
     r"|\beven (?:if|where|when|though)\b|\bwhatsoever\b"
     r"|任何时候|随时|无需|任何原因|无论|不论|永久|不可撤销|立即|不承担任何责任|不设上限"
-    r"|任何情况|何种原因"
+    r"|任何情况|何种原因|任何(?:一次)?违约(?:情形|行为)"
+    r"|\bany (?:breach|default)\b[^.;]{0,20}\bhowever (?:minor|trivial)"
 )
 """Words that make a one-sided term worse — any reason, any time, no notice, sole
 discretion, regardless of fault, perpetual, irrevocable (English and Chinese)."""
@@ -150,6 +151,11 @@ class PartyCheck(_Strict):
         description="The term is fair when the sentence's period is at least this many days "
         "(deemed acceptance after 15 working days is market; after 48 hours it is not).",
     )
+    only_if_caused_by_other: bool = Field(
+        False,
+        description="The term is one-sided only when the sentence puts the cause on the other "
+        "party (an indemnity 'including losses caused by the negligence of the Supplier').",
+    )
     owner: Literal["actor", "payer", "payee"] = Field(
         "actor",
         description="Whose term it is when `holder_near` names nobody: the party acting in the "
@@ -161,6 +167,12 @@ class PartyCheck(_Strict):
         description="The term is not one-sided when the sentence puts its cause on the other "
         "party ('因甲方原因造成的延误，乙方不承担责任', 'not liable for delay caused by the "
         "Customer's failure'): an excuse for the other's own fault is fair.",
+    )
+    beneficiary_near: str | None = Field(
+        None,
+        description="Where the term names the party it benefits, just before or after a match "
+        "of this regular expression ('the Lessor may keep', '托运人有权没收', '由乙方没收'): the "
+        "term then burdens the other side. Tried before `holder_near`.",
     )
     holder_at_seat: bool = Field(
         False,
@@ -185,7 +197,7 @@ class PartyCheck(_Strict):
     def _check_patterns(cls, patterns: list[str]) -> list[str]:
         return _regexes(patterns)
 
-    @field_validator("holder_near")
+    @field_validator("holder_near", "beneficiary_near")
     @classmethod
     def _check_holder(cls, pattern: str | None) -> str | None:
         return _regexes([pattern])[0] if pattern is not None else None

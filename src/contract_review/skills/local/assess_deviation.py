@@ -72,6 +72,15 @@ PAYER_ROLES = frozenset({"employer", "buyer", "customer", "licensee", "lessee"})
 """Roles paying under the contract."""
 
 
+_NOTICE_PERIOD = re.compile(
+    r"\b(?:days?|weeks?|months?)['’]?\s+(?:prior\s+|advance\s+)?(?:written\s+)?notice\b"
+    r"|\bnotice\s+(?:period\s+)?of\s+(?:not\s+less\s+than\s+)?\S+\s+\(?\d*\)?\s*(?:days?|weeks?|months?)"
+    r"|提前[^。；，]{0,12}(?:日|天|个月|月|周)[^。；，]{0,6}通知",
+    re.IGNORECASE,
+)
+"""A period of notice given by the party exercising a right."""
+
+
 class AssessDeviationInput(StructureInput):
     """Input of assess_deviation."""
 
@@ -674,11 +683,15 @@ class _Rater:
 
     def _period(self, n: ChangedNumber, c: Sentence, b: Sentence | None) -> None:
         side = obligor_of(c.text, self.roles)
+        shorter = n.change == "decreased"
         if side is None:
             rights = {a.side for a in c.actions if a.kind in ("right", "denial")}
             side = "us" if "us" in rights else ("them" if "them" in rights else None)
+            if side is not None and _NOTICE_PERIOD.search(c.text):
+                # the notice the holder of a right gives ('may terminate on 5 days' notice'):
+                # a shorter one is the holder's gain and the other side's loss
+                side = "them" if side == "us" else "us"
         what = f"{n.baseline} → {n.contract}"
-        shorter = n.change == "decreased"
         if n.change not in ("increased", "decreased") or side in (None, "both"):
             self.add(
                 "period_changed",

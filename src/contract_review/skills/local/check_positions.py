@@ -159,7 +159,7 @@ def _judge(
     …"); a sentence with no modal at all ("the Customer's liability is unlimited", "乙方另行
     通知的内容即构成本合同的组成部分") is held by the first party it names."""
     kinds = _RIGHT_KINDS if check.kind == "their_right" else _DUTY_KINDS
-    near = _holder_near(check, sentence, roles)
+    near = _beneficiary(check, sentence, roles) or _holder_near(check, sentence, roles)
     if near is None and check.holder_at_seat:
         near = _holder_at_seat(sentence, places, roles)
         if near is None:
@@ -197,10 +197,11 @@ def _judge(
         period = _window_days(sentence)
         if period is not None and period >= check.fair_from_days:
             return None  # a period long enough to act in: market standard
-    if check.fair_if_caused_by_other and _caused_by(
-        sentence, roles, "us" if side == "them" else "them"
-    ):
+    other: Side = "us" if side == "them" else "them"
+    if check.fair_if_caused_by_other and _caused_by(sentence, roles, other):
         return None  # excused for what the other side caused: fair
+    if check.only_if_caused_by_other and not _caused_by(sentence, roles, other):
+        return None  # covering one's own fault only: fair
     against = (side == "them") if check.kind == "their_right" else (side == "us")
     return ("against_us" if against else "favourable"), actors[0][1]
 
@@ -264,6 +265,22 @@ def _holder_at_seat(
     return named[0][0], _word(roles, named[0][0])
 
 
+def _beneficiary(check: PartyCheck, sentence: str, roles: PartyRoles) -> tuple[Side, str] | None:
+    """(side, word) the term burdens when it names whom it benefits ('the Lessor may keep the
+    Deposit' burdens the Hirer): the party other than the one named at `beneficiary_near`."""
+    if check.beneficiary_near is None:
+        return None
+    mentions = [m for m in party_mentions(sentence, roles) if m[1] in ("us", "them")]
+    for m in _compile(check.beneficiary_near).finditer(sentence):
+        after = [x for x in mentions if m.end() <= x[0] <= m.end() + 12]
+        before = [x for x in mentions if m.start() - 12 <= x[0] + len(x[2]) <= m.start()]
+        named = after[:1] or before[-1:]
+        if named:
+            other: Side = "us" if named[0][1] == "them" else "them"
+            return other, _word(roles, other)
+    return None
+
+
 def _holder_near(check: PartyCheck, sentence: str, roles: PartyRoles) -> tuple[Side, str] | None:
     """(side, word) of the party the term names next to `check.holder_near` ('vest in the
     Supplier', '归乙方所有', "the Supplier's domicile", '乙方所在地'), if any."""
@@ -289,7 +306,7 @@ _CAUSE_BEFORE = re.compile(
 )
 _CAUSE_AFTER = re.compile(
     r"(?:['’]s)?\s*(?:own\s+)?(?:\b(?:breach|negligen\w*|acts?|omissions?|failures?|fault|default"
-    r"|instructions?|delay|wilful)\b|(?:的)?(?:原因|过错|过失|违约|责任|提供|未|要求|指示|行为|延误|迟延))",
+    r"|instructions?|delay|wilful)\b|(?:的)?(?:自身|本身)?(?:原因|过错|过失|违约|责任|提供|未|要求|指示|行为|延误|迟延))",
     re.IGNORECASE,
 )
 
@@ -313,10 +330,23 @@ def _caused_by(sentence: str, roles: PartyRoles, side: Side) -> bool:
     Customer's breach')."""
     return any(
         s == side
-        and _CAUSE_BEFORE.search(sentence, max(0, at - 24), at)
-        and _CAUSE_AFTER.match(sentence, at + len(w))
+        and (
+            (
+                _CAUSE_BEFORE.search(sentence, max(0, at - 24), at)
+                and _CAUSE_AFTER.match(sentence, at + len(w))
+            )
+            or _FAULT_OF.search(sentence, max(0, at - 40), at)
+        )
         for at, s, w in party_mentions(sentence, roles)
     )
+
+
+_FAULT_OF = re.compile(
+    r"\b(?:negligen\w*|fault|default|breach|acts?|omissions?|misconduct)\s+(?:(?:or|and|and/or)\s+"
+    r"(?:\w+\s+){0,2})?of\s+(?:the\s+|any\s+)?$",
+    re.IGNORECASE,
+)
+"""'the negligence or default of (the Franchisor)'."""
 
 
 def _finding(
@@ -462,6 +492,8 @@ def _judged(
             hit = _JUDGED[key] = (position, check, found)
         if hit[2] is not None:
             out.append(hit[2].model_copy())  # callers may annotate their copy
+    # two checks of a position may read the same term (a rate, and a margin over base): the
+    # risks keep the gravest once
     return _specific_first(out, {p.id for p, _, _ in matches if p.catch_all})
 
 
@@ -624,6 +656,10 @@ def _measured(
         side, holder = owner
     elif actions:
         side, holder = str(actions[0].side), actions[0].alias
+    elif check.unnamed == "payer" and payer is not None and not _PAYER_NAMED.search(sentence):
+        # 'Any amount not paid … accrues interest until the Franchisor receives payment': the
+        # party named is the one paid; interest on late payment falls on the payer
+        side, holder = payer
     elif mentions and mentions[0][0] in ("us", "them"):
         side, holder = mentions[0]
     elif check.unnamed == "payer" and payer is not None:
@@ -637,6 +673,11 @@ def _measured(
     return _finding(position, check, sentence, effect, holder, level, [], value)
 
 
+_PAYER_NAMED = re.compile(
+    r"\b(?:by|from)\s+(?:the\s+)?[A-Z]\w*\b|\bif\s+(?:the\s+)?[A-Z]\w*\s+(?:fails|does not)\b"
+    r"|\bowed\s+by\b|\bdue\s+from\b|[\u4e00-\u9fff](?:方|人)(?:逾期|未按|迟延|延迟)"
+)
+"""A late-payment sentence that names who pays late ('not paid by the Buyer', '乙方逾期付款')."""
 _OBJECT_BEFORE = re.compile(
     r"(?:\b(?:by|to|of|from|for|with|against|towards)\s+(?:the\s+)?|向|给|对)$", re.IGNORECASE
 )
@@ -699,8 +740,19 @@ def _for_party(
     if not roles.resolved:
         return []
     payer = payer_of(structure, roles)
-    price = contract_value(structure) if structure is not None else None
-    return _judged(matches, roles, payer, price, party_places(structure, roles))
+    # the contract's value reads every clause's amounts: only when a cap is to be measured
+    price = (
+        contract_value(structure)
+        if structure is not None
+        and any(getattr(c, "measure", "") == "share_of_price" for _, c, _ in matches)
+        else None
+    )
+    places = (
+        party_places(structure, roles)
+        if any(isinstance(c, PartyCheck) and c.holder_at_seat for _, c, _ in matches)
+        else {}
+    )
+    return _judged(matches, roles, payer, price, places)
 
 
 _parties = per_structure()(find_parties)
