@@ -954,8 +954,9 @@ def _side_places(structure: DocumentStructure, roles: PartyRoles) -> dict[str, S
             seen[place] = seen.get(place, 0) + 1
             if side is not None:
                 sides[place] = side
-    performed = _performance_places(structure)
-    return {p: side for p, side in sides.items() if seen[p] == 1 and p not in performed}
+    sides = {p: side for p, side in sides.items() if seen[p] == 1}
+    performed = _performance_places(structure, set(sides)) if sides else set()
+    return {p: side for p, side in sides.items() if p not in performed}
 
 
 _LOCATED = re.compile(
@@ -966,16 +967,19 @@ _LOCATED = re.compile(
 """Words that place the contract's subject: the premises, the site, the delivery point."""
 
 
-def _performance_places(structure: DocumentStructure) -> set[str]:
-    """Places where the contract is performed ('厂房位于苏州市…', 'Premises situated at …,
-    Leeds'): a forum there is the natural one, nobody's home ground."""
+def _performance_places(structure: DocumentStructure, places: set[str]) -> set[str]:
+    """Those of `places` where the contract is performed ('厂房位于苏州市…', 'Premises situated
+    at …, Leeds'): a forum there is the natural one, nobody's home ground."""
     found: set[str] = set()
     for clause in structure.iter_clauses():
         if clause.kind is ClauseKind.PREAMBLE or clause.children:
             continue
-        for sentence in SEGMENT_END.split(clause.text):
-            if _LOCATED.search(sentence):
-                found |= _places(sentence)
+        text = clause.text
+        for hit in _LOCATED.finditer(text):
+            begin = max((m.end() for m in SEGMENT_END.finditer(text, 0, hit.start())), default=0)
+            stop = SEGMENT_END.search(text, hit.end())
+            sentence = text[begin : stop.start() if stop else len(text)]
+            found |= {p for p in places if p in sentence}
     return found
 
 

@@ -548,3 +548,75 @@ def test_english_forms_from_a_blind_franchise(
     against = [p for p, level in _against(FRANCHISE, burdened, clause_id) if level != RiskLevel.LOW]
     assert position in against
     assert position not in [p for p, _ in _against(FRANCHISE, other, clause_id)]
+
+
+MIXED = """AGREEMENT
+
+This Agreement is made between Orchard Build Ltd (the "Contractor") and Fernway Fitout Ltd \
+(the "Subcontractor").
+
+1. Terms
+1.1 The Contractor shall pay each invoice within thirty (30) days of receipt.
+1.2 The Subcontractor shall be paid only if and when the Contractor has received payment from the Employer for the Subcontract Works.
+1.3 The Subcontractor hereby waives all rights of set-off, counterclaim and suspension.
+1.4 The Contractor may engage any sub-contractor without notice to or approval by the Subcontractor.
+1.5 Upon termination of this Agreement for any reason whatsoever, all unpaid commission shall be forfeited by the Subcontractor.
+1.6 Any amount not paid by the Contractor when due shall bear interest at five percent (5%) per month.
+1.7 The Subcontractor grants the Contractor a licence to use the Project Data for any purpose.
+"""
+
+
+@pytest.mark.parametrize(
+    ("clause_id", "burdened", "other", "position"),
+    [
+        ("1.2", "Subcontractor", "Contractor", "pay_when_paid"),
+        ("1.3", "Subcontractor", "Contractor", "waiver_of_remedies"),
+        ("1.4", "Subcontractor", "Contractor", "one_sided_assignment"),
+        ("1.5", "Subcontractor", "Contractor", "deposit_forfeiture"),
+        ("1.6", "Contractor", "Subcontractor", "late_payment_interest"),
+        ("1.7", "Subcontractor", "Contractor", "one_sided_data_licence"),
+    ],
+)
+def test_remedies_payment_and_data_terms_burden_one_side(
+    clause_id: str, burdened: str, other: str, position: str
+) -> None:
+    against = [p for p, level in _against(MIXED, burdened, clause_id) if level != RiskLevel.LOW]
+    assert position in against
+    assert position not in [p for p, _ in _against(MIXED, other, clause_id)]
+
+
+def test_a_reference_to_termination_for_any_reason_is_no_right_to_terminate() -> None:
+    for party in ("Contractor", "Subcontractor"):
+        positions = [p for p, _ in _against(MIXED, party, "1.5")]
+        assert "one_sided_termination_for_convenience" not in positions
+
+
+LOAN_ZH = """借款合同
+
+出借人：成都锦程小额贷款有限公司
+借款人：成都川味坊餐饮管理有限公司
+
+第一条 借款
+1.1 借款金额为人民币伍佰万元整（¥5,000,000.00）。
+1.2 借款人应在借款发放前向出借人支付借款本金百分之十的服务费，该费用从借款本金中预先扣除。
+1.3 借款人同意，即使出借人迟延放款，借款人亦不得解除本合同。
+1.4 出借人保留随时变更还款计划的权利。
+1.5 借款人任何一笔款项逾期的，出借人有权中止履行与借款人之间的其他一切合同。
+1.6 借款人在本合同项下产生的全部数据，出借人均可无偿用于任何目的。
+"""
+
+
+@pytest.mark.parametrize(
+    ("clause_id", "position"),
+    [
+        ("1.2", "upfront_deduction"),
+        ("1.3", "waiver_of_remedies"),
+        ("1.4", "one_sided_reserved_right"),
+        ("1.5", "one_sided_suspension"),
+        ("1.6", "one_sided_data_licence"),
+    ],
+)
+def test_chinese_loan_terms_burden_the_borrower(clause_id: str, position: str) -> None:
+    against = [p for p, level in _against(LOAN_ZH, "借款人", clause_id) if level != RiskLevel.LOW]
+    assert position in against
+    assert position not in [p for p, _ in _against(LOAN_ZH, "出借人", clause_id)]

@@ -417,7 +417,8 @@ class _Table:
 
 _TABLES: dict[tuple[int, ...], tuple[list[Position], _Table]] = {}
 _GRAM = 4
-_WORD_START = re.compile(r"\b\w")
+_WORD_START = re.compile(r"\b(?=(\w.{3}))", re.DOTALL)
+"""The four characters from each word start (lookahead: starts closer than four count too)."""
 
 
 def _table(positions: list[Position]) -> _Table:
@@ -463,7 +464,7 @@ def _sentence_hits(sentence: str, table: _Table) -> tuple[int, ...]:
         pieces = {low[i : i + _GRAM] for i in range(len(low) - _GRAM + 1)}
         short = table.short
     else:  # Latin words are looked for where a word starts (a stem, not the end of another)
-        pieces = {low[m.start() : m.start() + _GRAM] for m in _WORD_START.finditer(low)}
+        pieces = set(_WORD_START.findall(low))
         short = table.short_latin
     present = [w for g in pieces & table.starts.keys() for w in table.starts[g] if w in low]
     for word in (*present, *(w for w in short if w in low)):
@@ -585,11 +586,19 @@ def contract_value(structure: DocumentStructure) -> float | None:
     amounts = [
         float(item.value)
         for clause in structure.iter_clauses()
-        if not clause.children and clause.kind is not ClauseKind.PREAMBLE
+        if not clause.children
+        and clause.kind is not ClauseKind.PREAMBLE
+        and _MONEY.search(clause.text)  # reading amounts is slow: only where money is named
         for item in analyse(clause.text, [])[0]
         if item.kind == "amount"
     ]
     return max(amounts) if amounts else None
+
+
+_MONEY = re.compile(
+    r"[$€£¥]|\b(?:USD|EUR|GBP|RMB|CNY|AUD|CAD|HKD|SGD|JPY|CHF|dollars?|euros?|pounds?)\b|人民币|元",
+    re.I,
+)
 
 
 _PART_OF_PRICE = re.compile(r"\bfees?\b|\bcharges\b|\brent\b|费|租金|价款", re.I)
@@ -656,6 +665,8 @@ def _measured(
         side, holder = owner
     elif actions:
         side, holder = str(actions[0].side), actions[0].alias
+    elif check.unnamed == "payer" and (paid_by := _paid_by(sentence, roles)) is not None:
+        side, holder = paid_by  # 'not paid by the Borrower when due'
     elif check.unnamed == "payer" and payer is not None and not _PAYER_NAMED.search(sentence):
         # 'Any amount not paid … accrues interest until the Franchisor receives payment': the
         # party named is the one paid; interest on late payment falls on the payer
@@ -678,6 +689,17 @@ _PAYER_NAMED = re.compile(
     r"|\bowed\s+by\b|\bdue\s+from\b|[\u4e00-\u9fff](?:方|人)(?:逾期|未按|迟延|延迟)"
 )
 """A late-payment sentence that names who pays late ('not paid by the Buyer', '乙方逾期付款')."""
+_PAID_BY = re.compile(r"\b(?:paid|payable|owed|owing|due)\s+(?:by|from)\s+(?:the\s+)?$", re.I)
+
+
+def _paid_by(sentence: str, roles: PartyRoles) -> tuple[str, str] | None:
+    """(side, word) of the party a sentence says pays ('not paid by the Borrower')."""
+    for at, side, word in party_mentions(sentence, roles):
+        if side in ("us", "them") and _PAID_BY.search(sentence, max(0, at - 24), at):
+            return str(side), word
+    return None
+
+
 _OBJECT_BEFORE = re.compile(
     r"(?:\b(?:by|to|of|from|for|with|against|towards)\s+(?:the\s+)?|向|给|对)$", re.IGNORECASE
 )
