@@ -620,3 +620,27 @@ def test_chinese_loan_terms_burden_the_borrower(clause_id: str, position: str) -
     against = [p for p, level in _against(LOAN_ZH, "借款人", clause_id) if level != RiskLevel.LOW]
     assert position in against
     assert position not in [p for p, _ in _against(LOAN_ZH, "出借人", clause_id)]
+
+
+RESEARCH = """RESEARCH AGREEMENT
+
+This Agreement is made between Calder Pharma Ltd (the "Sponsor") and Northmoor Research \
+Ltd (the "University").
+
+1. Terms
+1.1 During the term and for five (5) years afterwards, the University shall not conduct any research in the Field for any third party.
+1.2 For three (3) years after termination, the University shall not disclose the Sponsor's Confidential Information to any third party.
+1.3 All methods owned by the University before the Effective Date shall become the sole and exclusive property of the Sponsor.
+"""
+
+
+def test_restrictions_that_outlast_the_contract() -> None:
+    """A restriction on doing business after the end is a non-compete; keeping secrets after
+    the end is not."""
+    assert "one_sided_exclusivity" in [p for p, _ in _against(RESEARCH, "University", "1.1")]
+    assert _against(RESEARCH, "Sponsor", "1.1") == []
+    assert "one_sided_exclusivity" not in [p for p, _ in _against(RESEARCH, "University", "1.2")]
+    assert "background_ip_transfer" in [p for p, _ in _against(RESEARCH, "University", "1.3")]
+    assert _against(RESEARCH, "Sponsor", "1.3") == []
+    zh = LEASE_ZH + "1.16 乙方在本合同终止后三年内，不得为周边的任何其他企业提供同等服务。\n"
+    assert "one_sided_exclusivity" in [p for p, _ in _against(zh, "乙方", "1.16")]
