@@ -540,6 +540,9 @@ _EN_MODALS: tuple[tuple[ActionKind, str], ...] = (
         "right",
         r"shall\s+be\s+entitled|(?:is|are)\s+entitled|will\s+be\s+entitled"
         r"|shall\s+have\s+the\s+right|ha(?:s|ve)\s+the\s+right|reserves?\s+the\s+right"
+        # 'Tenant shall have sixty (60) days within which to accept': time given is a right
+        r"|shall\s+have(?=\s+(?:a\s+period\s+of\s+)?(?:[a-z-]+\s+)?\(?\d+\)?\s*"
+        r"(?:calendar\s+|business\s+|working\s+)?(?:days?|weeks?|months?)\b)"
         r"|may(?!\s+not)",
     ),
     (

@@ -644,3 +644,41 @@ def test_restrictions_that_outlast_the_contract() -> None:
     assert _against(RESEARCH, "Sponsor", "1.3") == []
     zh = LEASE_ZH + "1.16 乙方在本合同终止后三年内，不得为周边的任何其他企业提供同等服务。\n"
     assert "one_sided_exclusivity" in [p for p, _ in _against(zh, "乙方", "1.16")]
+
+
+PURCHASE = """PURCHASE ORDER
+
+This Purchase Order is made between Kembla Steel Pty Ltd (the "Company") and Rotherham \
+Presses Ltd (the "Vendor").
+
+1. Terms
+1.1 The Company shall pay the Contract Price within thirty (30) days after each invoice.
+1.2 The Vendor warrants that the Equipment shall:
+(i) conform to the Specification;
+for a period of sixty (60) months from Final Acceptance (the "Warranty Period").
+1.3 THE WARRANTIES IN THIS CLAUSE ARE IN LIEU OF ALL OTHER WARRANTIES, EXPRESS OR IMPLIED, ALL OF WHICH ARE HEREBY EXCLUDED.
+1.4 Before selling the Plant, the Vendor shall first offer it to the Company, and the Company shall have sixty (60) days within which to accept.
+1.5 The Vendor may require the Company to take delivery at another site which the Vendor considers broadly comparable.
+1.6 The handling charge shall include all costs incurred by the Vendor of whatever nature and shall not be subject to any cap.
+"""
+
+
+@pytest.mark.parametrize(
+    ("clause_id", "burdened", "other", "position"),
+    [
+        ("1.2", "Vendor", "Company", "warranty_period"),
+        ("1.3", "Company", "Vendor", "one_sided_exclusion"),
+        ("1.4", "Vendor", "Company", "one_sided_first_refusal"),
+        ("1.5", "Company", "Vendor", "one_sided_discretion"),
+        ("1.6", "Company", "Vendor", "one_sided_open_duty"),
+    ],
+)
+def test_terms_that_name_no_party_or_a_judgement_of_one(
+    clause_id: str, burdened: str, other: str, position: str
+) -> None:
+    """A warranty period on its own line, a disclaimer in capitals naming nobody, time given
+    to accept an offer (a right, not a duty), 'which the Vendor considers', and charges with
+    no ceiling that the payer bears though the sentence names the payee."""
+    against = [p for p, level in _against(PURCHASE, burdened, clause_id) if level != RiskLevel.LOW]
+    assert position in against
+    assert position not in [p for p, _ in _against(PURCHASE, other, clause_id)]

@@ -238,7 +238,7 @@ def _term(check: PartyCheck, sentence: str) -> str:
     return min(found, key=lambda m: m.start()).group() if found else ""
 
 
-_STATEMENT = re.compile(r"\b(?:shall|will|may|must|is|are|be|can)\b|应|将|可|须|予以")
+_STATEMENT = re.compile(r"\b(?:shall|will|may|must|is|are|be|can)\b|应|将|可|须|予以", re.I)
 _NEGATED = re.compile(r"\b(?:not|cannot|can't|never)\b|不得|不能|无权")
 _CONTRAST = re.compile(r"\b(?:whereas|while)\b|,\s*but\b|而(?!且)|但是|相反", re.I)
 
