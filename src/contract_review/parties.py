@@ -228,12 +228,14 @@ _ROLE_LIKE = re.compile(r"[\u4e00-\u9fff]{1,5}(?:方|人|商|者)|[A-Z][a-z]+(?:
 """What a party's role word looks like ('保管人', 'Warehouseman', 'Service Recipient')."""
 
 
+_ZH_COMPANY = re.compile(_ZH_SUFFIX + r"$")
+_EN_COMPANY = re.compile(r"(?<![A-Za-z])" + _EN_SUFFIX + r"$")
+
+
 def _is_company(name: str) -> bool:
     """A company's name: ending in a company suffix ('…有限公司', '… Ltd')."""
     name = name.strip()
-    return bool(
-        re.search(_ZH_SUFFIX + r"$", name) or re.search(r"(?<![A-Za-z])" + _EN_SUFFIX + r"$", name)
-    )
+    return bool(_ZH_COMPANY.search(name) or _EN_COMPANY.search(name))
 
 
 def _looks_like_name(text: str) -> bool:
@@ -241,10 +243,10 @@ def _looks_like_name(text: str) -> bool:
     if not 2 <= len(text) <= 80 or _is_label(text):
         return False
     if has_cjk(text):
-        return bool(re.search(_ZH_SUFFIX + r"$", text)) or (
+        return bool(_ZH_COMPANY.search(text)) or (
             len(text) <= 30 and not re.search(r"[是指的为]", text)
         )
-    if re.search(r"(?<![A-Za-z])" + _EN_SUFFIX + r"$", text):
+    if _EN_COMPANY.search(text):
         return True
     words = text.split()
     if not 1 <= len(words) <= 8:
@@ -681,11 +683,11 @@ def _zh_actions(
             out.append((matcher.labels[hit.group(0)], kind, hit.group(0), hit.start(), m.end()))
             subject = hit
             continue
-        part = sentence[_last_break(sentence, m.start()) : m.start()]
+        part_start = _last_break(sentence, m.start())
         if (
             subject is not None
-            and not _ZH_NAMES_IN_PART.search(part)
-            and not any(h.start() >= _last_break(sentence, m.start()) for h in before)
+            and not _ZH_NAMES_IN_PART.search(sentence, part_start, m.start())
+            and not any(h.start() >= part_start for h in before)
         ):
             label = matcher.labels[subject.group(0)]
             out.append((label, kind, subject.group(0), subject.start(), m.end()))
@@ -738,17 +740,14 @@ def coordinated(sentence: str, mentions: list[tuple[int, Side, str]], at: int, s
     Provider or the Subscriber', 'by the Provider or by the Subscriber', '甲方、乙方')."""
     if side not in ("us", "them"):
         return False
-    for start, other, word in mentions:
-        if other in (side, "both") or other not in ("us", "them"):
-            continue
-        if start + len(word) <= at:
-            m = _COORDINATION.fullmatch(sentence, start + len(word), at)
-        else:
-            own = next((w for s2, _, w in mentions if s2 == at), "")
-            m = _COORDINATION.fullmatch(sentence, at + len(own), start)
-        if m:
-            return True
-    return False
+    own = next((w for start, _, w in mentions if start == at), "")
+    return any(
+        _COORDINATION.fullmatch(sentence, start + len(word), at)
+        if start + len(word) <= at
+        else _COORDINATION.fullmatch(sentence, at + len(own), start)
+        for start, other, word in mentions
+        if other in ("us", "them") and other != side
+    )
 
 
 _PAYS = re.compile(r"\b(?:re)?pays?\b|支付|付款|偿还|归还", re.I)

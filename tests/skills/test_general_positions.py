@@ -77,6 +77,13 @@ def _against(text: str, party: str, clause_id: str) -> list[tuple[str, RiskLevel
     return [(f.position_id, f.level) for f in out.findings if f.effect == "against_us"]
 
 
+def _burdens_only(text: str, clause_id: str, burdened: str, other: str, position: str) -> None:
+    """`position` is a medium or high risk acting for `burdened` and no risk for `other`."""
+    against = [p for p, level in _against(text, burdened, clause_id) if level != RiskLevel.LOW]
+    assert position in against
+    assert position not in [p for p, _ in _against(text, other, clause_id)]
+
+
 def test_parties_with_parentheses_capitals_and_hereinafter_referred_to_as_the() -> None:
     structure = StructureParser().parse(LEASE, document_id="c")
     assert [(p.name, p.labels[0]) for p in find_parties(structure)] == [
@@ -252,9 +259,7 @@ SERVICES_ZH = """技术服务合同
 def test_remedies_recourse_and_commitments_burden_one_side(
     text: str, clause_id: str, burdened: str, other: str, position: str
 ) -> None:
-    against = [p for p, level in _against(text, burdened, clause_id) if level != RiskLevel.LOW]
-    assert position in against
-    assert position not in [p for p, _ in _against(text, other, clause_id)]
+    _burdens_only(text, clause_id, burdened, other, position)
 
 
 @pytest.mark.parametrize(
@@ -313,9 +318,7 @@ LEASE_ZH = """厂房租赁合同
 def test_chinese_forms_burden_one_side(
     clause_id: str, burdened: str, other: str, position: str
 ) -> None:
-    against = [p for p, level in _against(LEASE_ZH, burdened, clause_id) if level != RiskLevel.LOW]
-    assert position in against
-    assert position not in [p for p, _ in _against(LEASE_ZH, other, clause_id)]
+    _burdens_only(LEASE_ZH, clause_id, burdened, other, position)
 
 
 @pytest.mark.parametrize("clause_id", ["1.8", "1.11", "1.12"])
@@ -410,9 +413,7 @@ Street, Bristol (the "Contractor").
 def test_english_forms_from_a_blind_hire_contract(
     clause_id: str, burdened: str, other: str, position: str
 ) -> None:
-    against = [p for p, level in _against(HIRE, burdened, clause_id) if level != RiskLevel.LOW]
-    assert position in against
-    assert position not in [p for p, _ in _against(HIRE, other, clause_id)]
+    _burdens_only(HIRE, clause_id, burdened, other, position)
 
 
 @pytest.mark.parametrize("party", ["Owner", "Contractor"])
@@ -458,11 +459,7 @@ SOFTWARE_ZH = """软件许可使用合同
 def test_chinese_forms_from_a_blind_licence(
     clause_id: str, burdened: str, other: str, position: str
 ) -> None:
-    against = [
-        p for p, level in _against(SOFTWARE_ZH, burdened, clause_id) if level != RiskLevel.LOW
-    ]
-    assert position in against
-    assert position not in [p for p, _ in _against(SOFTWARE_ZH, other, clause_id)]
+    _burdens_only(SOFTWARE_ZH, clause_id, burdened, other, position)
 
 
 FREIGHT_ZH = """货物运输合同
@@ -503,11 +500,7 @@ def test_chinese_forms_from_a_blind_freight_contract(
 ) -> None:
     """Role words the table learnt (托运人/承运人); a deposit burdens whoever the other side may
     confiscate it from; damages per hour; an indemnity covering the indemnified party's fault."""
-    against = [
-        p for p, level in _against(FREIGHT_ZH, burdened, clause_id) if level != RiskLevel.LOW
-    ]
-    assert position in against
-    assert position not in [p for p, _ in _against(FREIGHT_ZH, other, clause_id)]
+    _burdens_only(FREIGHT_ZH, clause_id, burdened, other, position)
 
 
 @pytest.mark.parametrize("party", ["托运人", "承运人"])
@@ -545,9 +538,7 @@ Harbourline Hospitality Pty Ltd (the "Franchisee").
 def test_english_forms_from_a_blind_franchise(
     clause_id: str, burdened: str, other: str, position: str
 ) -> None:
-    against = [p for p, level in _against(FRANCHISE, burdened, clause_id) if level != RiskLevel.LOW]
-    assert position in against
-    assert position not in [p for p, _ in _against(FRANCHISE, other, clause_id)]
+    _burdens_only(FRANCHISE, clause_id, burdened, other, position)
 
 
 MIXED = """AGREEMENT
@@ -580,9 +571,7 @@ This Agreement is made between Orchard Build Ltd (the "Contractor") and Fernway 
 def test_remedies_payment_and_data_terms_burden_one_side(
     clause_id: str, burdened: str, other: str, position: str
 ) -> None:
-    against = [p for p, level in _against(MIXED, burdened, clause_id) if level != RiskLevel.LOW]
-    assert position in against
-    assert position not in [p for p, _ in _against(MIXED, other, clause_id)]
+    _burdens_only(MIXED, clause_id, burdened, other, position)
 
 
 def test_a_reference_to_termination_for_any_reason_is_no_right_to_terminate() -> None:
@@ -617,9 +606,7 @@ LOAN_ZH = """借款合同
     ],
 )
 def test_chinese_loan_terms_burden_the_borrower(clause_id: str, position: str) -> None:
-    against = [p for p, level in _against(LOAN_ZH, "借款人", clause_id) if level != RiskLevel.LOW]
-    assert position in against
-    assert position not in [p for p, _ in _against(LOAN_ZH, "出借人", clause_id)]
+    _burdens_only(LOAN_ZH, clause_id, "借款人", "出借人", position)
 
 
 RESEARCH = """RESEARCH AGREEMENT
@@ -679,6 +666,4 @@ def test_terms_that_name_no_party_or_a_judgement_of_one(
     """A warranty period on its own line, a disclaimer in capitals naming nobody, time given
     to accept an offer (a right, not a duty), 'which the Vendor considers', and charges with
     no ceiling that the payer bears though the sentence names the payee."""
-    against = [p for p, level in _against(PURCHASE, burdened, clause_id) if level != RiskLevel.LOW]
-    assert position in against
-    assert position not in [p for p, _ in _against(PURCHASE, other, clause_id)]
+    _burdens_only(PURCHASE, clause_id, burdened, other, position)

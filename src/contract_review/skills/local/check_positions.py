@@ -270,15 +270,11 @@ def _beneficiary(check: PartyCheck, sentence: str, roles: PartyRoles) -> tuple[S
     Deposit' burdens the Hirer): the party other than the one named at `beneficiary_near`."""
     if check.beneficiary_near is None:
         return None
-    mentions = [m for m in party_mentions(sentence, roles) if m[1] in ("us", "them")]
-    for m in _compile(check.beneficiary_near).finditer(sentence):
-        after = [x for x in mentions if m.end() <= x[0] <= m.end() + 12]
-        before = [x for x in mentions if m.start() - 12 <= x[0] + len(x[2]) <= m.start()]
-        named = after[:1] or before[-1:]
-        if named:
-            other: Side = "us" if named[0][1] == "them" else "them"
-            return other, _word(roles, other)
-    return None
+    named = _named_next_to(check.beneficiary_near, "either", sentence, roles, sides_only=True)
+    if named is None:
+        return None
+    other: Side = "us" if named[0] == "them" else "them"
+    return other, _word(roles, other)
 
 
 def _holder_near(check: PartyCheck, sentence: str, roles: PartyRoles) -> tuple[Side, str] | None:
@@ -286,16 +282,32 @@ def _holder_near(check: PartyCheck, sentence: str, roles: PartyRoles) -> tuple[S
     Supplier', '归乙方所有', "the Supplier's domicile", '乙方所在地'), if any."""
     if check.holder_near is None:
         return None
-    mentions = party_mentions(sentence, roles)
-    for m in _compile(check.holder_near).finditer(sentence):
-        after = [(at, side, w) for at, side, w in mentions if m.end() <= at <= m.end() + 12]
+    return _named_next_to(check.holder_near, check.holder_side, sentence, roles)
+
+
+def _named_next_to(
+    pattern: str,
+    where: Literal["after", "before", "either"],
+    sentence: str,
+    roles: PartyRoles,
+    sides_only: bool = False,
+) -> tuple[Side, str] | None:
+    """(side, word) of the party named within 12 characters after (else, for 'either', before)
+    a match of `pattern` — of one side only, with `sides_only`."""
+    mentions = [
+        (at, side, w)
+        for at, side, w in party_mentions(sentence, roles)
+        if not sides_only or side in ("us", "them")
+    ]
+    for m in _compile(pattern).finditer(sentence):
+        after = [(side, w) for at, side, w in mentions if m.end() <= at <= m.end() + 12]
         before = [
-            (at, side, w) for at, side, w in mentions if m.start() - 12 <= at + len(w) <= m.start()
+            (side, w) for at, side, w in mentions if m.start() - 12 <= at + len(w) <= m.start()
         ]
-        if check.holder_side in ("after", "either") and after:
-            return after[0][1], after[0][2]
-        if check.holder_side in ("before", "either") and before:
-            return before[-1][1], before[-1][2]
+        if where in ("after", "either") and after:
+            return after[0]
+        if where in ("before", "either") and before:
+            return before[-1]
     return None
 
 
@@ -631,9 +643,12 @@ def _measured(
     """The number of the term against the tiers, for the party that bears the term."""
     # The number is read from where the term starts ('…质保期满后十五日内支付': the period of
     # payment, not of the warranty, comes after '质保期满').
-    first = min(
-        (m.start() for p in check.patterns if (m := _compile(p).search(sentence))), default=0
+    term = min(
+        (m for p in check.patterns if (m := _compile(p).search(sentence))),
+        key=lambda m: m.start(),
+        default=None,
     )
+    first = term.start() if term is not None else 0
     if check.measure == "share_of_price":
         value = _share_of_price(sentence, price)
     else:
@@ -651,11 +666,6 @@ def _measured(
         if not _OBJECT_BEFORE.search(sentence, max(0, at - 16), at)
     ]
     side: str
-    term = min(
-        (m for p in check.patterns if (m := _compile(p).search(sentence))),
-        key=lambda m: m.start(),
-        default=None,
-    )
     owner = (
         _liability_owner(sentence, roles, term.start(), term.end())
         if check.measure in _CAPS and term is not None
@@ -766,7 +776,7 @@ def _for_party(
     price = (
         contract_value(structure)
         if structure is not None
-        and any(getattr(c, "measure", "") == "share_of_price" for _, c, _ in matches)
+        and any(isinstance(c, NumberCheck) and c.measure == "share_of_price" for _, c, _ in matches)
         else None
     )
     places = (

@@ -1133,9 +1133,9 @@ def _is_sentence_end(t: str, p: int) -> bool:
     )  # 'U.S. $', 'No. 5', 'Ltd. and'
 
 
-def _sentence(t: str, span: _Item | re.Match[str]) -> tuple[int, int]:
+def _sentence(t: str, span: _Item | FinancialFlag | re.Match[str]) -> tuple[int, int]:
     """The sentence around `span` (looked for up to _SENTENCE_REACH characters either side)."""
-    start, end = (span.start, span.end) if isinstance(span, _Item) else span.span()
+    start, end = span.span() if isinstance(span, re.Match) else (span.start, span.end)
     lo = max(0, start - _SENTENCE_REACH)
     ss = lo
     for m in _SENTENCE_END.finditer(t, lo, start):
@@ -1178,7 +1178,7 @@ def _flags(text: str, t: str, items: list[_Item]) -> list[FinancialFlag]:
             it.category in _DAMAGES
             and it.rate_period
             and not caps
-            and not _LATE_PAYMENT.search(_sentence_at(text, it.start, it.end))
+            and not _LATE_PAYMENT.search(t[slice(*_sentence(t, it))])
         ):
             unit = "%" if it.kind == "percentage" else ""
             cur = f"{it.currency} " if it.kind == "amount" else ""
@@ -1352,13 +1352,6 @@ _SIDED = frozenset(
 from."""
 
 
-def _sentence_at(text: str, start: int, end: int) -> str:
-    """The sentence (or semicolon part) of `text` around [start, end)."""
-    begin = max((m.end() for m in SEGMENT_END.finditer(text, 0, start)), default=0)
-    stop = SEGMENT_END.search(text, end)
-    return text[begin : stop.start() if stop else len(text)]
-
-
 def _with_burden(
     text: str, flag: FinancialFlag, roles: PartyRoles, structure: DocumentStructure | None
 ) -> FinancialFlag:
@@ -1368,7 +1361,8 @@ def _with_burden(
         return flag
     side: str | None
     if flag.code == "uncapped_damages":
-        sentence = _sentence_at(text, flag.start, flag.end)
+        begin, stop = _sentence(text, flag)
+        sentence = text[begin:stop]
         side = obligor_of(sentence, roles)
         if side is None:  # 'If the Supplier is late, damages of 1% a day are payable'
             named = [s for _, s, _ in party_mentions(sentence, roles) if s in ("us", "them")]
