@@ -712,12 +712,20 @@ def _existing_comments(document: DocxDocument) -> etree._Element | None:
 def _text_document(content: LoadedText) -> tuple[DocxDocument, list[etree._Element]]:
     """A new document with one plain paragraph per line of `content.text`."""
     document = docx.Document()
+    body = document.element.body
+    # Inserted before the section properties in one go: python-docx's add_paragraph looks
+    # for them again on every call, which makes a long text quadratic.
+    end = body.find(_w("sectPr"))
     paragraphs: list[etree._Element] = []
     for line in content.text.split("\n"):
-        paragraph = document.add_paragraph()
+        paragraph = etree.Element(_w("p"))
         if line:
-            paragraph._p.append(_new_run(_xml_safe(line), None))
-        paragraphs.append(paragraph._p)
+            paragraph.append(_new_run(_xml_safe(line), None))
+        if end is None:
+            body.append(paragraph)
+        else:
+            end.addprevious(paragraph)
+        paragraphs.append(paragraph)
     return document, paragraphs
 
 

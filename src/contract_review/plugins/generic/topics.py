@@ -44,6 +44,7 @@ from contract_review.models import (
 )
 from contract_review.playbook.files import read_yaml
 from contract_review.text import has_cjk
+from contract_review.text.literals import GatedPattern, fold
 
 __all__ = [
     "CUAD_TOPICS",
@@ -105,9 +106,19 @@ class Topic:
     """At most this many clauses per document (the strongest)."""
 
     @cached_property
-    def any_rule(self) -> re.Pattern[str]:
-        """All rules in one pattern: one scan tells whether a sentence can score at all."""
-        return re.compile("|".join(f"(?:{r.pattern.pattern})" for r in self.rules), _FLAGS)
+    def gated_rules(self) -> tuple[GatedPattern, ...]:
+        """The rules' patterns, each with its literal pre-filter (`text.literals`)."""
+        return tuple(GatedPattern.of(r.pattern) for r in self.rules)
+
+    @cached_property
+    def gated_negatives(self) -> tuple[GatedPattern, ...]:
+        """The negative patterns, each with its literal pre-filter."""
+        return tuple(GatedPattern.of(n) for n in self.negatives)
+
+    @cached_property
+    def gated_context(self) -> GatedPattern | None:
+        """The context pattern with its literal pre-filter."""
+        return GatedPattern.of(self.context) if self.context is not None else None
 
 
 _CONTEXT_SKILL = "get_clause_context"
@@ -278,7 +289,9 @@ def _norm(text: str) -> str:
 
 
 def _sentences(text: str) -> list[tuple[str, str]]:
-    return [(s, s.lower()) for s in _SENTENCE_SPLIT.split(text) if s.strip()]
+    """The sentences of `text`, each with its `fold` (the vocabulary and the literal
+    pre-filters are tested on it)."""
+    return [(s, fold(s)) for s in _SENTENCE_SPLIT.split(text) if s.strip()]
 
 
 _NEGATION = re.compile(r"\bnot\b|n't\b")
@@ -332,23 +345,25 @@ def _score_sentences(topic: Topic, sentences: list[tuple[str, str]]) -> tuple[fl
     matched: set[int] = set()
     best_sentence = ""
     best_weight = 0.0
-    for sentence, lower in sentences:
-        if not _has_vocab(topic, lower):
+    rules = topic.rules
+    for sentence, folded in sentences:
+        if not _has_vocab(topic, folded):
             continue
-        if topic.context is not None and not topic.context.search(sentence):
+        context = topic.gated_context
+        if context is not None and not context.search(sentence, folded):
             continue
-        if not topic.any_rule.search(sentence):
+        hits = [i for i, gate in enumerate(topic.gated_rules) if gate.search(sentence, folded)]
+        if not hits:
             continue
         vetoed = bool(_SURVIVAL.search(sentence)) or any(
-            n.search(sentence) for n in topic.negatives
+            n.search(sentence, folded) for n in topic.gated_negatives
         )
-        if vetoed and topic.topic_id not in _FORCED:
-            continue
-        weight = 0.0
-        for i, rule in enumerate(topic.rules):
-            if (not vetoed or rule.force) and rule.pattern.search(sentence):
-                weight += rule.weight
-                matched.add(i)
+        if vetoed:
+            if topic.topic_id not in _FORCED:
+                continue
+            hits = [i for i in hits if rules[i].force]
+        weight = sum(rules[i].weight for i in hits)
+        matched.update(hits)
         if weight > best_weight:
             best_weight, best_sentence = weight, sentence
     score = sum(topic.rules[i].weight for i in matched)
