@@ -6,11 +6,13 @@ import pytest
 
 from contract_review.parties import (
     contract_parties,
+    find_parties,
     obligor_of,
     party_actions,
     party_mentions,
     party_roles,
     payer_of,
+    resolve_party,
     role_actions,
     role_key,
 )
@@ -261,3 +263,55 @@ def test_the_payer_is_named_in_the_paying_verbs_own_part() -> None:
     )
     roles = party_roles(structure, "乙方")
     assert payer_of(structure, roles) == ("them", "甲方")
+
+
+PRONOUNS = StructureParser().parse(
+    "CONTENTS\n1. Services ........ 1\n2. Fees ........ 2\n\n"
+    'This Agreement is made between Brightwater Systems, Inc. ("we" or "us") and '
+    '__________________________ ("you").\n\n'
+    "1. Services\n1.1 We may vary the Services at any time. You shall pay every invoice.\n"
+    '1.2 The licensee ("you") includes your permitted successors.\n'
+    "1.3 Either party may terminate on notice. Payments to us are due monthly.\n"
+)
+
+
+@pytest.mark.parametrize("ours", ["you", "You", "licensee"])
+def test_parties_named_by_pronouns_act_by_them(ours: str) -> None:
+    """'("we" or "us")' and '("you")' name the parties; the role given to 'you' anywhere
+    ('The licensee ("you")') names that party too."""
+    roles = party_roles(PRONOUNS, ours)
+    assert roles.resolved
+    assert "licensee" in roles.our_roles
+    assert {"We", "Us"} <= set(roles.their_aliases)
+    actions = party_actions("We may vary the Services at any time.", roles)
+    assert [(a.side, a.kind) for a in actions] == [("them", "right")]
+    actions = party_actions("You shall pay every invoice, and we shall refund credits.", roles)
+    assert [(a.side, a.kind) for a in actions] == [("us", "obligation"), ("them", "obligation")]
+    # 'us' never acts, and 'US' is the United States, not a party
+    assert party_actions("Payments to us shall be made in US dollars.", roles) == []
+    assert party_actions("The US shall not be a party.", roles) == []
+
+
+def test_the_party_without_a_role_is_the_counterpart_of_the_named_one() -> None:
+    """Acting for the licensor of a contract that names only the licensee: the pronoun party
+    beside it ('we') is ours."""
+    roles = party_roles(PRONOUNS, "licensor")
+    assert roles.resolved
+    assert {"We", "Us"} <= set(roles.our_aliases)
+    assert "You" in roles.their_aliases
+    side = resolve_party(PRONOUNS, "licensor")
+    assert side.party is not None
+    assert "We" in side.party.labels
+
+
+def test_a_you_outside_the_opening_is_nobodys_label() -> None:
+    """A warranty card in an exhibit that calls the end user "You" names no party of the
+    contract whose opening does not."""
+    structure = StructureParser().parse(
+        'SUPPLY AGREEMENT\n\nThis Agreement is between Acme Ltd (the "Supplier") and Delta plc '
+        '(the "Buyer").\n\n1. Supply\nThe Supplier shall deliver.\n\n'
+        + "2. Terms\n"
+        + "The Supplier shall keep records. " * 500
+        + '\n\nEXHIBIT A\nAcme warrants to the original purchaser ("You") that the goods work.\n'
+    )
+    assert all("You" not in p.labels for p in find_parties(structure))

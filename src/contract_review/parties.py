@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal, cast
@@ -46,6 +46,7 @@ __all__ = [
     "Side",
     "contract_parties",
     "find_parties",
+    "is_pronoun",
     "obligor_of",
     "party_actions",
     "party_mentions",
@@ -183,9 +184,22 @@ def _clean(text: str) -> str:
     return re.sub(r"^(?:the|The|THE)\s+", "", text).strip()
 
 
+_PRONOUNS: dict[str, str] = {"we": "We", "us": "Us", "you": "You", "our": "Our", "your": "Your"}
+"""Pronouns a contract may name its parties by (`Acme Inc. ("we" or "us")`, `("you")`): labels
+of the party they are given to, matched in any case but 'US' (the United States). The
+possessive goes with them: 'our right of first refusal' is the right of the party called we."""
+_POSSESSIVE = {"We": "Our", "Us": "Our", "You": "Your"}
+
+
+def is_pronoun(word: str) -> bool:
+    """Whether a party word is a pronoun the contract names a party by ('we', 'us', 'you'):
+    a label, not a name to show ('We holds the right' reads badly)."""
+    return _clean(word).casefold() in _PRONOUNS
+
+
 def _is_label(word: str) -> bool:
     cf = _clean(word).casefold()
-    return cf in _WORD_TO_ROLE or cf in _GENERIC_CF
+    return cf in _WORD_TO_ROLE or cf in _GENERIC_CF or cf in _PRONOUNS
 
 
 # --------------------------------------------------------------------------------------------
@@ -454,6 +468,9 @@ def _resolve(structure: DocumentStructure | None, our_party: str) -> PartyRoles:
             ours = next((g for g in groups if key in _group_roles(g)), None)
             if ours is not None:
                 break
+    if ours is None and wanted_role is not None:
+        index = _unlabelled_counterpart([_group_roles(g) for g in groups], wanted_role)
+        ours = groups[index] if index is not None else None
     our_roles = _group_roles(ours) if ours else []
     if wanted_role and wanted_role not in our_roles:
         our_roles.insert(0, wanted_role)
@@ -482,6 +499,18 @@ def _resolve(structure: DocumentStructure | None, our_party: str) -> PartyRoles:
         our_aliases=_unique(a for a in our_aliases if a.casefold() not in both),
         their_aliases=_unique(a for a in their_aliases if a.casefold() not in both),
     )
+
+
+def _unlabelled_counterpart(roles: Sequence[Sequence[str]], wanted_role: str) -> int | None:
+    """Which party (by its index in `roles`, each party's roles) holds `wanted_role` when the
+    contract never gives that role a word: the one party without a role, beside a party
+    holding the role's counterpart (a franchise agreement between 'Acme Inc. ("we" or "us")'
+    and 'The franchisee ("you")', read for the franchisor)."""
+    counterparts = set(COUNTERPARTS.get(wanted_role, ()))
+    if not any(counterparts & set(r) for r in roles):
+        return None
+    unlabelled = [i for i, r in enumerate(roles) if not r]
+    return unlabelled[0] if len(unlabelled) == 1 else None
 
 
 def _unique(items: Iterable[str]) -> tuple[str, ...]:
@@ -610,6 +639,8 @@ class _AliasMatcher:
 def _variants(alias: str) -> set[str]:
     if not alias.isascii():
         return {alias}
+    if alias.casefold() in _PRONOUNS:  # 'you shall', 'You may', 'WE SHALL NOT'; never 'US'
+        return {alias.lower(), alias.capitalize()} | ({alias.upper()} - {"US"})
     out = {alias, alias.upper()}
     if alias in _BOTH_PHRASES:
         out |= {alias[:1].upper() + alias[1:], alias[:1].lower() + alias[1:]}
@@ -1088,11 +1119,14 @@ _PREAMBLE_LABEL = re.compile(
     r"|herein)\s+)?(?:the\s+)?(?:[\"“”]\s*(?:the\s+)?([A-Z][A-Za-z0-9&.'\- ]{0,38}[A-Za-z0-9.])\s*[\"“”]"
     r"|([A-Z][A-Z0-9&\-]{1,11})(?=\s*\))|as\s+(?:the\s+)?([A-Z][A-Za-z]{2,30})(?=\s*\)))"
 )
-# Where a party's description starts: after "between", "by", "and", "with", a line break.
+# Where a party's description starts: after "between", "by", "and", "with", a line break (and
+# its label: 'From:', 'To:', 'Client:').
 # A party set out in its own paragraph ("by and between:\n\nACME, INC., a Delaware …")
 # starts at its line.
 _PARTY_START = re.compile(
-    r"(?i:\bbetween|\bby|\band|\bwith)[\s,:]+(?=[A-Z])|(?:^|\n)[ \t,:]*(?=[A-Z])"
+    r"(?i:\bbetween|\bby|\band|\bwith)[\s,:]+(?=[A-Z])"
+    r"|(?:^|\n)[ \t]*[A-Z][A-Za-z]{1,15}(?: [A-Za-z]{1,15})?:[ \t]*(?=[A-Z])"  # 'From: Acme LLP'
+    r"|(?:^|\n)[ \t,:]*(?=[A-Z])"
 )
 _LIST_MARK = re.compile(
     r"(?:^|\n|[:;]|\b(?i:and|between))[ \t]*(?:\(\d{1,2}\)|\(?[a-z]\)|\d{1,2}\.)[ \t]+(?=[A-Z])"
@@ -1177,12 +1211,80 @@ def _preamble_groups(structure: DocumentStructure) -> list[list[str]]:
     return groups
 
 
+_PRONOUN_WORD = r"[\"“]\s*(we|us|our|you|your)\s*,?\s*[\"”]"
+_PRONOUN_LABEL = re.compile(
+    r"\(\s*" + _PRONOUN_WORD + r"(?:\s*,?\s*(?:or|and)?\s*" + _PRONOUN_WORD + r")*\s*\)",
+    re.IGNORECASE,
+)
+"""A party named by pronouns: `("we" or "us")`, `("you")`, `("We," "Us" or "Our")`."""
+_ROLE_BEFORE = re.compile(r"\b([A-Za-z][a-z]+)\s*$")
+
+
+_OPENING = 12_000
+"""How far into a document its parties' pronouns are looked for (past a table of contents)."""
+
+
+def _opening(structure: DocumentStructure) -> str:
+    """The document's first `_OPENING` characters, whatever clauses they fell into."""
+    parts: list[str] = []
+    size = 0
+    for clause in structure.clauses:
+        if size >= _OPENING:
+            break
+        parts.append(clause.text)
+        size += len(clause.text) + 1
+    return "\n".join(parts)[:_OPENING]
+
+
+def _pronouns(label: re.Match[str]) -> list[str]:
+    """The pronouns a `_PRONOUN_LABEL` gives a party, with their possessive."""
+    found = re.findall(_PRONOUN_WORD, label.group(0), re.IGNORECASE)
+    words = [_PRONOUNS[w.casefold()] for w in found]
+    words += [_POSSESSIVE[w] for w in words if w in _POSSESSIVE]
+    return list(dict.fromkeys(words))
+
+
+def _pronoun_groups(structure: DocumentStructure) -> list[list[str]]:
+    """The parties a contract's opening names by pronouns, each with its company name when one
+    stands before the label, and the role word the contract gives a pronoun anywhere ('The
+    franchisee ("you") includes …'). Nothing when the opening names no party so: a 'you' in
+    a warranty card attached as an exhibit is nobody's label."""
+    text = _opening(structure)
+    groups: list[list[str]] = []
+    after = 0
+    for m in _PRONOUN_LABEL.finditer(text):
+        previous, after = after, m.end()
+        words = _pronouns(m)
+        name = _org_before(text, m.start(), previous)
+        groups.append(words + ([name] if name else []))
+    if not groups:
+        return []
+    for clause in structure.iter_clauses():
+        if clause.children:
+            continue
+        for m in _PRONOUN_LABEL.finditer(clause.text):
+            role = _ROLE_BEFORE.search(clause.text, max(0, m.start() - 40), m.start())
+            if role is None or role_key(role.group(1)) is None:
+                continue
+            groups.append([*_pronouns(m), role.group(1).capitalize()])
+    return groups
+
+
 def _party_groups(structure: DocumentStructure | None) -> list[list[str]]:
     """The alias groups of the contract's parties: definitions and label lines, and the labels
-    an English preamble gives in parentheses (`… Inc. ("King")`)."""
+    an English preamble gives in parentheses (`… Inc. ("King")`) or by pronouns."""
     if structure is None:
         return []
-    found = [*contract_parties(structure), *_preamble_groups(structure)]
+    pronouns = _pronoun_groups(structure)
+    # A party called "we" or "you" has its label: another one its description gives names a
+    # thing ('which operates the marketplace (the "Platform") ("we")'), unless it is a role.
+    named = {a.casefold() for g in pronouns for a in g if not is_pronoun(a)}
+    preamble = [
+        g
+        for g in _preamble_groups(structure)
+        if not (len(g) == 2 and g[1].casefold() in named and not _is_label(g[0]))
+    ]
+    found = [*contract_parties(structure), *preamble, *pronouns]
     # A name starts with a capital (or is Chinese): 'beneficial owner of …' is prose.
     return _merge(
         [
@@ -1203,7 +1305,8 @@ def find_parties(structure: DocumentStructure | None) -> list[Party]:
             continue
         names = [a for a in labels if not _is_label(a) and _looks_like_name(a)]
         named = [a for a in names if _ORG_SUFFIX.search(a) or re.search(_ZH_SUFFIX, a)]
-        name = max(named or names or list(labels), key=len)
+        words = [a for a in labels if not is_pronoun(a)] or labels[:1]  # 'We', not 'Our'
+        name = max(named or names or words, key=len)
         if len(labels) == 1 and not (_is_label(name) or named):
             continue  # a lone capitalised phrase is no party
         parties.append(Party(name=name, labels=labels, roles=tuple(_group_roles(labels))))
@@ -1250,6 +1353,9 @@ def resolve_party(
             if len(by_role) == 1:
                 label = next(a for a in by_role[0].labels if role_key(a) == key)
                 return OurSide(party=by_role[0], our_party=label)
+        index = _unlabelled_counterpart([p.roles for p in parties], role)
+        if index is not None:
+            return OurSide(party=parties[index], our_party=wanted)
     # A role word or label the document uses for a party its preamble does not introduce
     # (General Conditions, a contract without a preamble): accepted as written.
     known_word = role is not None or wanted in GENERIC_LABELS

@@ -473,3 +473,20 @@ def test_dispatcher_unmodified_and_missing_baseline() -> None:
 def test_tool_definition_hides_internal_fields() -> None:
     params = REGISTRATION.to_tool_definition()["function"]["parameters"]
     assert set(params["properties"]) == {"clause_id", "baseline_text"}
+
+
+def test_a_period_both_parties_have_is_a_low_note() -> None:
+    """A cure period changed for either party alike burdens neither side more than the other."""
+    base = PARSER.parse(
+        "AGREEMENT\n\n1. Termination\nEither party may terminate this Agreement if the other "
+        "fails to remedy a breach within 30 days of notice.\n",
+        document_id="base",
+    )
+    mutual = PARSER.parse(
+        "AGREEMENT\n\n1. Termination\nEither party may terminate this Agreement if the other "
+        "fails to remedy a breach within 45 days of notice.\n",
+        document_id="contract",
+    )
+    out = assess("1", "Contractor", contract=mutual, baseline=base)
+    assert rules(out) == [("period_changed", RiskLevel.LOW)]
+    assert "both parties alike" in out.deviations[0].reason

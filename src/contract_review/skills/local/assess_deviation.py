@@ -17,6 +17,7 @@ who is who (`contract_review.parties`), and applies explicit rules to each chang
 | amount_against_us — retention/delay damages/security up or advance/payment/interest down | medium; high from ±50 % |
 | *_in_our_favour, *_for_them mirrors — the same changes the other way round | low |
 | period_changed / amount_changed / cap_changed — direction unknown | medium |
+| period_changed — a period both parties have alike ("either party … 45 days") | low |
 | clause_deleted / clause_added / wording_changed — no rule matched | medium / low / low |
 """
 
@@ -687,12 +688,22 @@ class _Rater:
         if side is None:
             rights = {a.side for a in c.actions if a.kind in ("right", "denial")}
             side = "us" if "us" in rights else ("them" if "them" in rights else None)
+            side = "both" if side is None and "both" in rights else side
             if side is not None and _NOTICE_PERIOD.search(c.text):
                 # the notice the holder of a right gives ('may terminate on 5 days' notice'):
                 # a shorter one is the holder's gain and the other side's loss
                 side = "them" if side == "us" else "us"
         what = f"{n.baseline} → {n.contract}"
-        if n.change not in ("increased", "decreased") or side in (None, "both"):
+        if side == "both":  # 'either party may …', '双方': the same period for each side
+            self.add(
+                "period_changed",
+                RiskLevel.LOW,
+                "unclear",
+                f"Changes a period ({what}) that applies to both parties alike.",
+                c,
+                b,
+            )
+        elif n.change not in ("increased", "decreased") or side is None:
             self.add(
                 "period_changed",
                 RiskLevel.MEDIUM,

@@ -30,13 +30,14 @@ from contract_review.parties import (
     Side,
     coordinated,
     find_parties,
+    is_pronoun,
     party_actions,
     party_mentions,
     party_places,
     party_roles,
     payer_of,
 )
-from contract_review.playbook import BREADTH, NumberCheck, PartyCheck, Position, any_of
+from contract_review.playbook import BREADTH, NumberCheck, PartyCheck, Position
 from contract_review.playbook.measure import MEASURES
 from contract_review.skills.cache import per_structure
 from contract_review.skills.context import (
@@ -49,6 +50,7 @@ from contract_review.skills.local.extract_financial_terms import analyse
 from contract_review.skills.risks import RiskFactory
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 from contract_review.text import SEGMENT_END, has_cjk
+from contract_review.text.literals import GatedPattern, fold
 
 __all__ = [
     "REGISTRATION",
@@ -203,7 +205,10 @@ def _judge(
     if check.only_if_caused_by_other and not _caused_by(sentence, roles, other):
         return None  # covering one's own fault only: fair
     against = (side == "them") if check.kind == "their_right" else (side == "us")
-    return ("against_us" if against else "favourable"), actors[0][1]
+    holder = actors[0][1]
+    return ("against_us" if against else "favourable"), (
+        _word(roles, side) if is_pronoun(holder) else holder
+    )
 
 
 def _named_at_term(check: PartyCheck, sentence: str, roles: PartyRoles) -> list[tuple[Side, str]]:
@@ -244,8 +249,11 @@ _CONTRAST = re.compile(r"\b(?:whereas|while)\b|,\s*but\b|而(?!且)|但是|相�
 
 
 def _word(roles: PartyRoles, side: Side) -> str:
+    """The word to show for a side: its first alias that is not a pronoun ('Franchisee' for a
+    party the contract calls "you"), else the pronoun in quotes."""
     aliases = roles.their_aliases if side == "them" else roles.our_aliases
-    return aliases[0] if aliases else str(side)
+    shown = [a for a in aliases if not is_pronoun(a)] or [f'"{a.lower()}"' for a in aliases]
+    return shown[0] if shown else str(side)
 
 
 def _holder_at_seat(
@@ -413,7 +421,9 @@ class _Table:
     patterns as one regular expression, and which checks each vocabulary word admits."""
 
     checks: tuple[tuple[Position, PartyCheck | NumberCheck], ...]
-    patterns: tuple[re.Pattern[str], ...]
+    patterns: tuple[tuple[GatedPattern, ...], ...]
+    """Each check's patterns, each with its literal pre-filter (tried one by one: a pattern
+    whose words a sentence lacks is skipped, which one combined expression cannot do)."""
     words: dict[str, tuple[int, ...]]
     always: tuple[int, ...]
     """Checks without a vocabulary: tried on every sentence."""
@@ -436,7 +446,7 @@ _WORD_START = re.compile(r"\b(?=(\w.{3}))", re.DOTALL)
 def _table(positions: list[Position]) -> _Table:
     key = tuple(id(p) for p in positions)
     hit = _TABLES.get(key)
-    if hit is not None and all(a is b for a, b in zip(hit[0], positions, strict=True)):
+    if hit is not None:  # the ids are of the very positions: the entry keeps them alive
         return hit[1]
     checks = tuple((p, c) for p in positions for c in p.checks)
     words: dict[str, list[int]] = {}
@@ -452,7 +462,10 @@ def _table(positions: list[Position]) -> _Table:
             short.append(word)
     table = _Table(
         checks=checks,
-        patterns=tuple(any_of(tuple(c.patterns)) for _, c in checks),
+        patterns=tuple(
+            tuple(GatedPattern.of(re.compile(p, re.IGNORECASE)) for p in c.patterns)
+            for _, c in checks
+        ),
         words={w: tuple(ids) for w, ids in words.items()},
         always=tuple(i for i, (_, c) in enumerate(checks) if not c.vocab),
         starts={g: tuple(ws) for g, ws in starts.items()},
@@ -470,7 +483,7 @@ def _sentence_hits(sentence: str, table: _Table) -> tuple[int, ...]:
     """Which checks a sentence matches: only the checks whose vocabulary it contains are tried
     (substring tests are far cheaper than the patterns). Cached: a clause's sentences are read
     again as its sub-clauses'."""
-    low = sentence.lower()
+    low = fold(sentence)
     candidates = set(table.always)
     if has_cjk(low):
         pieces = {low[i : i + _GRAM] for i in range(len(low) - _GRAM + 1)}
@@ -481,7 +494,11 @@ def _sentence_hits(sentence: str, table: _Table) -> tuple[int, ...]:
     present = [w for g in pieces & table.starts.keys() for w in table.starts[g] if w in low]
     for word in (*present, *(w for w in short if w in low)):
         candidates.update(table.words[word])
-    return tuple(i for i in sorted(candidates) if table.patterns[i].search(sentence))
+    return tuple(
+        i
+        for i in sorted(candidates)
+        if any(gate.search(sentence, low) for gate in table.patterns[i])
+    )
 
 
 def _judged(
@@ -690,6 +707,8 @@ def _measured(
         holder = _word(roles, side)  # type: ignore[arg-type]
     else:
         return None
+    if is_pronoun(holder):
+        holder = _word(roles, side)  # type: ignore[arg-type]
     effect: Effect = "against_us" if side == check.bearer else "favourable"
     return _finding(position, check, sentence, effect, holder, level, [], value)
 
@@ -796,12 +815,17 @@ def _neutral(structure: DocumentStructure | None, matches: list[Match]) -> list[
     two parties the terms are judged once: what favours one is against the other."""
     parties = (_parties(structure) if structure is not None else [])[:4]
     words = [p.labels[0] if p.labels else p.name for p in parties]
+    # a party called "you" is shown by its name or role ('Franchisee'), else as "you"
+    shown = [
+        w if not is_pronoun(w) else p.name if not is_pronoun(p.name) else f'"{w.lower()}"'
+        for w, p in zip(words, parties, strict=True)
+    ]
     found: dict[tuple[str, str], PositionFinding] = {}
     for n, word in enumerate(words):
         for f in _for_party(structure, word, matches):
-            burdened = word if f.effect == "against_us" else ""
+            burdened = shown[n] if f.effect == "against_us" else ""
             if len(words) == 2 and f.effect == "favourable":
-                burdened = words[1 - n]
+                burdened = shown[1 - n]
             if burdened:
                 update = {"burdens": burdened, "effect": "against_us"}
                 found.setdefault((f.position_id, f.quote), f.model_copy(update=update))
