@@ -1187,7 +1187,7 @@ def _is_doc_phrase(text: str) -> bool:
     cf = text.casefold()
     return cf in _DOC_WORDS or bool(
         re.search(
-            r"\bagreement\b|\bwhereas\b|^this\b|\bcontract\b|\bact\b|^(?:exhibit|schedule|"
+            r"\bagreement\b|\bwhereas\b|^th(?:is|ese)\b|\bcontract\b|\bact\b|^(?:exhibit|schedule|"
             r"attachment|annex|section|article|between|in consideration|pursuant|synthetic)\b",
             cf,
         )

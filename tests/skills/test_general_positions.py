@@ -667,3 +667,27 @@ def test_terms_that_name_no_party_or_a_judgement_of_one(
     to accept an offer (a right, not a duty), 'which the Vendor considers', and charges with
     no ceiling that the payer bears though the sentence names the payee."""
     _burdens_only(PURCHASE, clause_id, burdened, other, position)
+
+
+TERMS = """ONLINE SELLING TERMS
+
+These terms are made between Larkspur Market Ltd, whose registered office is at 1 Quay Street, \
+Bristol ("we", "us" or "our"), and Fennick Crafts Ltd, whose registered office is at 8 Mill \
+Lane, Exeter ("you" or "your").
+
+1. Term
+1.1 These terms renew automatically for a further period of 24 months unless you give us notice of non-renewal at least 180 days before the end of the current term, whereas we may prevent renewal by notice to you at any time up to 7 days before that date.
+1.2 Either party may prevent renewal by notice given at least 30 days before the end of the current term.
+1.3 If there is any dispute about a payout, the amount will be determined by you in your sole discretion.
+"""
+
+
+def test_a_number_is_read_in_the_part_of_a_contrasting_sentence_that_states_it() -> None:
+    """The 180-day window is the one 'you' must meet (not the 24-month renewal term, not our
+    7 days): against the party called "you", favourable to "we"; 30 days for both is none."""
+    _burdens_only(TERMS, "1.1", "You", "We", "non_renewal_notice")
+    assert "non_renewal_notice" not in [p for p, _ in _against(TERMS, "You", "1.2")]
+
+
+def test_a_party_named_by_pronouns_holds_its_discretion() -> None:
+    _burdens_only(TERMS, "1.3", "We", "You", "one_sided_discretion")

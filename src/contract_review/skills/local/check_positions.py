@@ -649,6 +649,20 @@ def _share_of_price(sentence: str, price: float | None) -> float | None:
     return None
 
 
+def _contrast_part(sentence: str, at: int, roles: PartyRoles) -> tuple[int, int]:
+    """The part of a sentence contrasting the two sides ('…, whereas …', '…而…') that holds
+    `at`; the whole sentence when it names one side only or contrasts nothing."""
+    breaks = [m.span() for m in _CONTRAST.finditer(sentence)]
+    if not breaks:
+        return 0, len(sentence)
+    sides = {side for _, side, _ in party_mentions(sentence, roles)}
+    if not {"us", "them"} <= sides:
+        return 0, len(sentence)
+    start = max((e for s, e in breaks if e <= at), default=0)
+    end = min((s for s, e in breaks if s >= at), default=len(sentence))
+    return start, end
+
+
 def _measured(
     position: Position,
     check: NumberCheck,
@@ -665,7 +679,19 @@ def _measured(
         key=lambda m: m.start(),
         default=None,
     )
-    first = term.start() if term is not None else 0
+    # a pattern's group 'at' says where its number is ('renews … (?P<at>unless) … notice')
+    first = (
+        0
+        if term is None
+        else term.start("at")
+        if "at" in term.re.groupindex and term.start("at") >= 0
+        else term.start()
+    )
+    # 'you must give 180 days' notice, whereas we may do so up to 7 days before': each party's
+    # number and its party are in their own part of a contrasting sentence
+    start, end = _contrast_part(sentence, first, roles)
+    whole, sentence = sentence, sentence[start:end]
+    first -= start
     if check.measure == "share_of_price":
         value = _share_of_price(sentence, price)
     else:
@@ -684,7 +710,7 @@ def _measured(
     ]
     side: str
     owner = (
-        _liability_owner(sentence, roles, term.start(), term.end())
+        _liability_owner(whole, roles, term.start(), term.end())
         if check.measure in _CAPS and term is not None
         else None
     )
@@ -710,7 +736,7 @@ def _measured(
     if is_pronoun(holder):
         holder = _word(roles, side)  # type: ignore[arg-type]
     effect: Effect = "against_us" if side == check.bearer else "favourable"
-    return _finding(position, check, sentence, effect, holder, level, [], value)
+    return _finding(position, check, whole, effect, holder, level, [], value)
 
 
 _PAYER_NAMED = re.compile(
