@@ -584,9 +584,11 @@ _EN_MODALS: tuple[tuple[ActionKind, str], ...] = (
 )
 _EN_GAP = (
     # 'the Buyer and its nominees may', 'the Supplier alone may'
-    r"\s*(?:(?:and|or)\s+(?:its|their)\s+(?:[\w-]+\s+){0,2}?(?:nominees|affiliates|agents"
-    r"|representatives|employees|sub-?contractors|auditors|personnel|officers|contractors"
-    r"|successors|assigns|designees)\s*)?"
+    # 'the Customer and any auditor it appoints may'
+    r"\s*(?:(?:and|or)\s+(?:its|their|any)\s+(?:[\w-]+\s+){0,2}?(?:nominees?|affiliates?|agents?"
+    r"|representatives?|employees?|sub-?contractors?|auditors?|personnel|officers?|contractors?"
+    r"|successors?|assigns?|designees?)(?:\s+(?:it|they)\s+(?:appoints?|nominates?|designates?"
+    r"|engages?|authori[sz]es?))?\s*)?"
     r"(?:,[^,;.]{0,80},\s*|\([^()]{0,80}\)\s*)?"
     r"(?:(?:also|further|hereby|then|thereupon|forthwith|not|alone|only|itself)\s+|[A-Za-z]+ly\s+)?"
 )
@@ -693,11 +695,19 @@ def _actions(sentence: str, matcher: _AliasMatcher) -> list[tuple[str, ActionKin
     return out
 
 
+_ZH_OBJECT_MARK = frozenset("向给对")
+
+
 def _zh_actions(
     sentence: str, hits: list[re.Match[str]], matcher: _AliasMatcher
 ) -> list[tuple[str, ActionKind, str, int, int]]:
     out: list[tuple[str, ActionKind, str, int, int]] = []
-    zh_hits = [h for h in hits if not h.group(0).isascii()]
+    # '向甲方承担', '给乙方造成', '对甲方负责': a party after 向/给/对 is the object, never the subject
+    zh_hits = [
+        h
+        for h in hits
+        if not h.group(0).isascii() and sentence[h.start() - 1 : h.start()] not in _ZH_OBJECT_MARK
+    ]
     # Chinese drops a subject already given: "乙方逾期交货的，每逾期一日，应按…支付违约金" —
     # the modal of a part without a subject belongs to the last subject, or to the party the
     # sentence opens with ("借款人因…未能按期还款的，不承担…").

@@ -9,7 +9,7 @@ import asyncio
 import pytest
 
 from contract_review.models import RiskLevel
-from contract_review.parties import find_parties, party_places, party_roles, payer_of
+from contract_review.parties import find_parties, party_actions, party_places, party_roles, payer_of
 from contract_review.playbook.measure import percent
 from contract_review.plugins import create_dispatcher, load_builtin_plugins
 from contract_review.plugins.registry import get_plugin
@@ -691,3 +691,39 @@ def test_a_number_is_read_in_the_part_of_a_contrasting_sentence_that_states_it()
 
 def test_a_party_named_by_pronouns_holds_its_discretion() -> None:
     _burdens_only(TERMS, "1.3", "We", "You", "one_sided_discretion")
+
+
+DEVELOPMENT = """技术开发合同
+
+委托方（以下简称“甲方”）：宁波澄远机电有限公司
+研究开发方（以下简称“乙方”）：杭州砚川软件有限公司
+
+第一条 验收与付款
+1.1 成果是否达到技术指标，以乙方自行组织测试后出具的测试报告为准。
+1.2 成果是否达到技术指标，以双方共同委托的检测机构出具的报告为准。
+1.3 验收合格后一百八十日内，甲方支付剩余百分之三十的经费，甲方在该期限内支付的，均不构成迟延付款。
+1.4 乙方有权将甲方应付的任何款项与乙方应向甲方支付的违约金直接相互抵销。
+1.5 乙方在本合同项下向甲方承担的全部责任，累计以人民币十万元为限。
+"""
+
+
+def test_one_sides_own_test_report_settles_acceptance() -> None:
+    """'以乙方自行…出具的测试报告为准' is the developer's alone; a report of a body both parties
+    appointed is fair to each."""
+    _burdens_only(DEVELOPMENT, "1.1", "甲方", "乙方", "one_sided_discretion")
+    assert not _against(DEVELOPMENT, "甲方", "1.2")
+    assert not _against(DEVELOPMENT, "乙方", "1.2")
+
+
+def test_what_is_not_late_payment_is_no_late_payment_rate() -> None:
+    """'…不构成迟延付款': the 30 % is a share of the fee, not an interest rate; the 180 days
+    to pay burden the developer."""
+    assert "late_payment_interest" not in [p for p, _ in _against(DEVELOPMENT, "甲方", "1.3")]
+    _burdens_only(DEVELOPMENT, "1.3", "乙方", "甲方", "payment_term")
+
+
+def test_chinese_set_off_of_one_side_and_the_object_of_a_liability() -> None:
+    _burdens_only(DEVELOPMENT, "1.4", "甲方", "乙方", "one_sided_set_off")
+    roles = party_roles(StructureParser().parse(DEVELOPMENT, document_id="c"), "甲方")
+    actions = party_actions("乙方在本合同项下向甲方承担的全部责任", roles)
+    assert [(a.side, a.alias) for a in actions] == [("them", "乙方")]  # 向甲方: the object

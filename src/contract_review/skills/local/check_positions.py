@@ -326,7 +326,8 @@ _CAUSE_BEFORE = re.compile(
 )
 _CAUSE_AFTER = re.compile(
     r"(?:['’]s)?\s*(?:own\s+)?(?:\b(?:breach|negligen\w*|acts?|omissions?|failures?|fault|default"
-    r"|instructions?|delay|wilful)\b|(?:的)?(?:自身|本身)?(?:原因|过错|过失|违约|责任|提供|未|要求|指示|行为|延误|迟延))",
+    r"|instructions?|delay|wilful|misuse|improper)\b|(?:的)?(?:自身|本身)?(?:原因|过错|过失|违约|责任|提供|未"
+    r"|要求|指示|行为|延误|迟延|违章|违规|管理不善|疏忽|故意|操作不当|使用不当|不当))",
     re.IGNORECASE,
 )
 
@@ -692,6 +693,8 @@ def _measured(
     start, end = _contrast_part(sentence, first, roles)
     whole, sentence = sentence, sentence[start:end]
     first -= start
+    if term is not None and _NOT_THE_TERM.search(sentence, max(0, first - 24), max(0, first)):
+        return None  # '…支付的，不构成迟延付款', 'shall not constitute late payment'
     if check.measure == "share_of_price":
         value = _share_of_price(sentence, price)
     else:
@@ -738,6 +741,14 @@ def _measured(
     effect: Effect = "against_us" if side == check.bearer else "favourable"
     return _finding(position, check, whole, effect, holder, level, [], value)
 
+
+_NOT_THE_TERM = re.compile(
+    r"(?:不构成|不视为|不属于|不作为|不算作?|不计入?)$"
+    r"|\b(?:not|never)\s+(?:be\s+)?(?:constitute|deemed|treated\s+as|regarded\s+as|count\s+as)"
+    r"(?:\s+(?:an?|any))?\s+$",
+    re.IGNORECASE,
+)
+"""Words that deny the term just after them: the sentence says what is not late payment."""
 
 _PAYER_NAMED = re.compile(
     r"\b(?:by|from)\s+(?:the\s+)?[A-Z]\w*\b|\bif\s+(?:the\s+)?[A-Z]\w*\s+(?:fails|does not)\b"
