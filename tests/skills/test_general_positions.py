@@ -727,3 +727,23 @@ def test_chinese_set_off_of_one_side_and_the_object_of_a_liability() -> None:
     roles = party_roles(StructureParser().parse(DEVELOPMENT, document_id="c"), "甲方")
     actions = party_actions("乙方在本合同项下向甲方承担的全部责任", roles)
     assert [(a.side, a.alias) for a in actions] == [("them", "乙方")]  # 向甲方: the object
+
+
+BREACH = """SERVICES AGREEMENT
+
+This Agreement is made between Tallow Reach Ltd (the "Supplier") and Ormond Dairy plc (the \
+"Customer").
+
+1. Term
+1.1 Any attempted termination of this Agreement by the Customer without cause shall be deemed a material breach of this Agreement.
+1.2 The Customer may terminate this Agreement at any time without cause, and such termination shall not be deemed a breach of this Agreement.
+"""
+
+
+def test_an_act_declared_a_breach_is_no_right() -> None:
+    """'An attempted termination … without cause shall be deemed a breach' grants nothing; 'may
+    terminate … without cause, and … shall not be deemed a breach' is the right itself."""
+    assert "one_sided_termination_for_convenience" not in [
+        p for p, _ in _against(BREACH, "Supplier", "1.1")
+    ]
+    _burdens_only(BREACH, "1.2", "Supplier", "Customer", "one_sided_termination_for_convenience")

@@ -161,6 +161,8 @@ def _judge(
     …"); a sentence with no modal at all ("the Customer's liability is unlimited", "乙方另行
     通知的内容即构成本合同的组成部分") is held by the first party it names."""
     kinds = _RIGHT_KINDS if check.kind == "their_right" else _DUTY_KINDS
+    if check.kind == "their_right" and _DEEMED_BREACH.search(sentence):
+        return None  # 'an attempted termination … shall be deemed a breach': no right at all
     near = _beneficiary(check, sentence, roles) or _holder_near(check, sentence, roles)
     if near is None and check.holder_at_seat:
         near = _holder_at_seat(sentence, places, roles)
@@ -243,6 +245,14 @@ def _term(check: PartyCheck, sentence: str) -> str:
     return min(found, key=lambda m: m.start()).group() if found else ""
 
 
+_DEEMED_BREACH = re.compile(
+    r"\b(?:shall|will|is|are)\s+(?:be\s+)?(?:deemed|treated\s+as|considered|regarded\s+as)\s+"
+    r"(?:to\s+be\s+)?[^.;]{0,50}?\b(?:a\s+|an\s+)?(?:material\s+)?breach\b"
+    r"|\b(?:shall|will)\s+constitute\s+(?:a\s+|an\s+)?(?:material\s+)?breach\b"
+    r"|(?<![不未])视为[^。；，]{0,6}违约|(?<![不未])构成[^。；，]{0,4}违约",
+    re.IGNORECASE,
+)
+"""An act the sentence declares a breach is no right of whoever does it."""
 _STATEMENT = re.compile(r"\b(?:shall|will|may|must|is|are|be|can)\b|应|将|可|须|予以", re.I)
 _NEGATED = re.compile(r"\b(?:not|cannot|can't|never)\b|不得|不能|无权")
 _CONTRAST = re.compile(r"\b(?:whereas|while)\b|,\s*but\b|而(?!且)|但是|相反", re.I)
