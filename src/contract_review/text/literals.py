@@ -1,9 +1,11 @@
-"""Literal pre-filters for regular expressions.
+r"""Literal pre-filters for regular expressions.
 
 A catalogue pattern is searched in thousands of sentences, and most of them cannot match: the
-pattern needs words they do not hold. `required_literals` reads off a pattern's parse tree a
-few lower-case strings one of which every match contains; `GatedPattern.search` tests those
-with `in` (far cheaper than a search) and searches only the sentences holding one. The filter
+pattern needs words they do not hold. `required_literals` reads off a pattern's parse tree
+groups of lower-case strings such that every match contains a string of each group
+(`terminat\w+ (?:for convenience|at will)`: 'terminat', and 'for convenience' or 'at will');
+`GatedPattern.search` tests those with `in` (far cheaper than a search) and searches only the
+sentences that hold them. The filter
 only ever skips texts the pattern cannot match, so results are the same as searching
 everywhere; a pattern whose parse we cannot read gets no filter and is always searched.
 
