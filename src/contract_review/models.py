@@ -129,7 +129,11 @@ class DefinedTerm(_Model):
     clause_id: str | None = Field(None, description="Clause holding the definition.")
     start_offset: int = Field(0, ge=0, description="Offset of the definition's start.")
     end_offset: int = Field(0, ge=0, description="Offset just past the definition.")
-    source: str = Field("quoted", description="'quoted', 'glossary_table' or 'zh'.")
+    source: str = Field(
+        "quoted",
+        description="'quoted' ('\"X\" means'), 'glossary_table', 'zh' ('X是指') or 'inline' "
+        "('… (the \"X\")', '（以下简称“X”）').",
+    )
 
 
 class CrossReference(_Model):

@@ -336,7 +336,8 @@ def contract_parties(structure: DocumentStructure | None) -> list[list[str]]:
         return []
     groups: list[list[str]] = []
     for d in structure.definitions.values():
-        if not _is_label(d.term):
+        # a parenthesis naming a party ('Acme Ltd (the "Supplier")') is read with the preamble
+        if not _is_label(d.term) or d.source == "inline":
             continue
         group = [_clean(d.term)]
         name = _leading_name(d.definition)

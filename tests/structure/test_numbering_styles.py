@@ -258,3 +258,28 @@ def test_amending_documents_skip_numbers_on_heading_lines() -> None:
     # A jump inside running text is still not a heading.
     body = "1. Scope\n1.1 The Supplier delivers goods of the quantity stated\n7.5 tonnes of steel per month.\n"
     assert [c.clause_id for c in _parse(body).iter_clauses()] == ["1", "1.1"]
+
+
+def test_definitions_a_parenthesis_gives_in_passing() -> None:
+    """`(the "X")`, `("X")`, `(hereinafter referred to as "X"; each a "Party" …)` and
+    （以下简称“X”） define X by the words before them; a '"means" definition wins; a parenthesis
+    that only mentions a quoted word defines nothing."""
+    text = (
+        "SERVICES AGREEMENT\n\n"
+        'This Agreement is made between Acme Ltd (the "Supplier") and Delta plc (hereinafter '
+        'referred to as "Buyer"; each a "Party" and together the "Parties").\n\n'
+        "1. Term\n"
+        '1.1 The initial term of two years (the "Initial Term") starts on signature. Fees are '
+        'listed in the schedule (see "Fees" below).\n'
+        '1.2 "Supplier" means Acme Ltd and its permitted assigns.\n'
+        "1.3 江临精工机械有限公司（以下简称“卖方”）应按期交货。\n"
+    )
+    defs = _parse(text).definitions
+    assert defs["Initial Term"].definition == "The initial term of two years"
+    assert defs["Initial Term"].source == "inline"
+    assert defs["Initial Term"].clause_id == "1.1"
+    assert defs["Buyer"].definition == "Delta plc"
+    assert {"Party", "Parties"} <= set(defs)
+    assert defs["Supplier"].source == "quoted"  # its "means" definition, not the parenthesis
+    assert defs["卖方"].definition == "江临精工机械有限公司"
+    assert "Fees" not in defs

@@ -63,10 +63,85 @@ _GLOSSARY_MEANING = re.compile(r"mean|definition|description|含义|定义|释�
 
 
 def find_definitions(text: str) -> Iterator[DefinedTerm]:
-    """All definitions in the text, in order (clause ids are filled in by the caller)."""
+    """All definitions in the text, in order (clause ids are filled in by the caller); a
+    term's "means" definition comes before the parenthesis that names it in passing."""
     yield from _english(text)
     yield from _chinese(text)
     yield from _glossary(text)
+    yield from _inline(text)
+
+
+# 'the initial term (the "Initial Term")', 'Acme Ltd ("Acme")', '(hereinafter referred to as
+# "Seller")', '(each a "Party" and together the "Parties")', '（以下简称“甲方”）'
+_PAREN = re.compile(r"[(（]([^()（）\n]{2,120})[)）]")
+_QUOTED = re.compile(r"[“\"]\s*([A-Z0-9][^\"“”\n]{0,60}?)\s*[”\"]")
+_LINKING = frozenset(  # the only words a defining parenthesis holds besides its terms
+    [
+        "the",
+        "a",
+        "an",
+        "each",
+        "any",
+        "together",
+        "collectively",
+        "jointly",
+        "severally",
+        "individually",
+        "hereinafter",
+        "herein",
+        "hereafter",
+        "referred",
+        "to",
+        "as",
+        "called",
+        "named",
+        "known",
+        "also",
+        "and",
+        "or",
+        "respectively",
+    ]
+)
+_ZH_SHORT = re.compile(
+    r"^\s*(?:以下简称|以下称为|以下称|下称|简称)\s*[：:]?\s*[“\"]?([^”\"\s，,。；]{1,12}?)[”\"]?\s*$"
+)
+_CLAUSE_START = re.compile(r"(?:[.;:](?=\s)|[。；：\n])\s*")
+_LEADING_JOIN = re.compile(r"^(?:,?\s*(?:and|or)\b|[,，、])\s*", re.IGNORECASE)
+_NUMBER_LEAD = re.compile(r"^(?:\d+(?:\.\d+)*\.?|\(?[A-Za-z0-9]{1,3}\))\s+")
+_INLINE_LOOKBACK = 300
+
+
+def _inline(text: str) -> Iterator[DefinedTerm]:
+    """Terms a parenthesis names after the words they stand for: the definition is what comes
+    before it in its sentence (at most a few hundred characters)."""
+    for m in _PAREN.finditer(text):
+        inside = m.group(1)
+        zh = _ZH_SHORT.match(inside)
+        if zh is not None:
+            terms = [zh.group(1)]
+        else:
+            terms = [t.strip() for t in _QUOTED.findall(inside)]
+            rest = re.sub(r"[,;，；]", " ", _QUOTED.sub(" ", inside))
+            if not terms or any(w.casefold() not in _LINKING for w in rest.split()):
+                continue  # '(see "Fees" below)', '(as defined in the Lease)': no definition
+        head_from = max(0, m.start() - _INLINE_LOOKBACK)
+        starts = [x.end() for x in _CLAUSE_START.finditer(text, head_from, m.start())]
+        start = starts[-1] if starts else head_from
+        # after the parenthesis before it: 'A Ltd (the "Founder") and B LP (the "Investor")'
+        start = max(
+            start, text.rfind(")", start, m.start()) + 1, text.rfind("）", start, m.start()) + 1
+        )
+        definition = _LEADING_JOIN.sub("", _NUMBER_LEAD.sub("", text[start : m.start()].strip()))
+        if not definition:
+            continue
+        for term in terms:
+            yield DefinedTerm(
+                term=term,
+                definition=definition,
+                start_offset=start,
+                end_offset=m.end(),
+                source="inline",
+            )
 
 
 def _english(text: str) -> Iterator[DefinedTerm]:
