@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from contract_review.errors import InputError
 from contract_review.models import ClauseKind, DocumentStructure
-from contract_review.text import SEGMENT_END, has_cjk
+from contract_review.text import SEGMENT_END, ZH_SHORT_NAME, has_cjk
 
 __all__ = [
     "COUNTERPARTS",
@@ -229,10 +229,10 @@ _EN_PAREN_LABEL = re.compile(
 )
 # 某某公司（以下简称“甲方”）
 _ZH_PAREN_LABEL = re.compile(
-    r"([^\s：:，,。；;（()“”\"]{2,60}?)\s*[（(]\s*(?:以下简称|以下称为|以下称|下称|简称)\s*[：:]?\s*"
+    r"([^\s：:，,。；;（()“”\"]{2,60}?)\s*[（(]\s*" + ZH_SHORT_NAME + r"\s*[：:]?\s*"
     r"[“\"]?([^”\"）)\n]{1,10}?)[”\"]?\s*[）)]"
 )
-_ZH_SHORT_NAME = re.compile(r"^\s*(?:以下简称|以下称为|以下称|下称|简称)\s*[：:]?\s*")
+_ZH_SHORT_NAME = re.compile(r"^\s*" + ZH_SHORT_NAME + r"\s*[：:]?\s*")
 # "…公司，即本合同的甲方"
 _ZH_IS_LABEL = re.compile(r"即(?:为)?(?:本合同|本协议)?(?:的|中的|项下的)?(甲方|乙方|丙方|丁方)")
 _EN_AS_LABEL = re.compile(r"\b(?:as|being)\s+(Party\s+[A-D])\b")

@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterator
 
 from contract_review.models import DefinedTerm
+from contract_review.text import ZH_SHORT_NAME
 
 from ._tokens import match_token
 
@@ -103,7 +104,7 @@ _LINKING = frozenset(  # the only words a defining parenthesis holds besides its
     ]
 )
 _ZH_SHORT = re.compile(
-    r"^\s*(?:以下简称|以下称为|以下称|下称|简称)\s*[：:]?\s*[“\"]?([^”\"\s，,。；]{1,12}?)[”\"]?\s*$"
+    r"^\s*" + ZH_SHORT_NAME + r"\s*[：:]?\s*[“\"]?([^”\"\s，,。；]{1,12}?)[”\"]?\s*$"
 )
 _CLAUSE_START = re.compile(r"(?:[.;:](?=\s)|[。；：\n])\s*")
 _LEADING_JOIN = re.compile(r"^(?:,?\s*(?:and|or)\b|[,，、])\s*", re.IGNORECASE)

@@ -31,6 +31,7 @@ __all__ = [
     "SEGMENT_END",
     "SENTENCE_END",
     "SENTENCE_OR_LINE_END",
+    "ZH_SHORT_NAME",
     "has_cjk",
     "has_placeholder",
     "is_cjk_char",
@@ -50,6 +51,9 @@ CJK_WIDE = (
 
 HAN = re.compile(f"[{CJK_IDEOGRAPHS}]")
 """One Han character."""
+
+ZH_SHORT_NAME = r"(?:以下简称|以下称为|以下称|下称|简称)"
+"""The words that give a short name in Chinese ('…公司（以下简称“甲方”）'), for a pattern."""
 
 SENTENCE_END = re.compile(r"[。！？]|[.!?](?=\s|$)")
 """Where a sentence ends (see the module docstring)."""

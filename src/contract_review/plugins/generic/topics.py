@@ -345,14 +345,13 @@ def _score_sentences(topic: Topic, sentences: list[tuple[str, str]]) -> tuple[fl
     matched: set[int] = set()
     best_sentence = ""
     best_weight = 0.0
-    rules = topic.rules
+    rules, gates, context = topic.rules, topic.gated_rules, topic.gated_context
     for sentence, folded in sentences:
         if not _has_vocab(topic, folded):
             continue
-        context = topic.gated_context
         if context is not None and not context.search(sentence, folded):
             continue
-        hits = [i for i, gate in enumerate(topic.gated_rules) if gate.search(sentence, folded)]
+        hits = [i for i, gate in enumerate(gates) if gate.search(sentence, folded)]
         if not hits:
             continue
         vetoed = bool(_SURVIVAL.search(sentence)) or any(
