@@ -747,3 +747,28 @@ def test_an_act_declared_a_breach_is_no_right() -> None:
         p for p, _ in _against(BREACH, "Supplier", "1.1")
     ]
     _burdens_only(BREACH, "1.2", "Supplier", "Customer", "one_sided_termination_for_convenience")
+
+
+ENDINGS = """LICENCE AGREEMENT
+
+This Agreement is made between Tallow Reach Ltd (the "Licensor") and Ormond Dairy plc (the \
+"Licensee").
+
+1. Term
+1.1 The licences granted in this Agreement shall not terminate for any reason unless the Licensee fails to pay the fees.
+1.2 Upon expiration or termination of this Agreement for any reason or at the written request of the Licensor, all Documentation shall be returned.
+1.3 The Licensor may terminate this Agreement for any reason on seven (7) days' notice.
+"""
+
+
+@pytest.mark.parametrize("clause_id", ["1.1", "1.2"])
+@pytest.mark.parametrize("party", ["Licensor", "Licensee"])
+def test_no_termination_right_where_termination_is_denied_or_already_over(
+    clause_id: str, party: str
+) -> None:
+    """'shall not terminate for any reason' denies the right; 'upon expiration or termination …
+    for any reason' says what follows an ending. Neither is a termination for convenience."""
+    assert "one_sided_termination_for_convenience" not in [
+        p for p, _ in _against(ENDINGS, party, clause_id)
+    ]
+    _burdens_only(ENDINGS, "1.3", "Licensee", "Licensor", "one_sided_termination_for_convenience")

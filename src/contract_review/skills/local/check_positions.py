@@ -177,7 +177,7 @@ def _judge(
         actors = [near]
     elif not actions:
         actors = _named_at_term(check, sentence, roles)
-        if check.kind == "their_right" and _NEGATED.search(_term(check, sentence)):
+        if check.kind == "their_right" and _negated(check, sentence):
             return None  # 'prices can't be increased by the Supplier': no right at all
     if (
         not actors
@@ -239,10 +239,21 @@ def _named_at_term(check: PartyCheck, sentence: str, roles: PartyRoles) -> list[
     return owner[:1] or part[:1] or [(mentions[0][1], mentions[0][2])]
 
 
-def _term(check: PartyCheck, sentence: str) -> str:
-    """The words of `sentence` a check's pattern matches first."""
+def _negated(check: PartyCheck, sentence: str) -> bool:
+    """Whether the term a check's pattern matches first is stated in the negative, in its
+    words or just before them ('prices can't be increased', 'the licences shall not
+    terminate for any reason')."""
     found = [m for p in check.patterns if (m := _compile(p).search(sentence))]
-    return min(found, key=lambda m: m.start()).group() if found else ""
+    if not found:
+        return False
+    term = min(found, key=lambda m: m.start())
+    return bool(
+        _NEGATED.search(term.group())
+        or _NOT_BEFORE.search(sentence, max(0, term.start() - 16), term.start())
+    )
+
+
+_NOT_BEFORE = re.compile(r"\b(?:not|never|cannot)\s+(?:be\s+)?$|(?:不得|不能|无权)$", re.I)
 
 
 _DEEMED_BREACH = re.compile(
