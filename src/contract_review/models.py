@@ -7,7 +7,7 @@ All models round-trip through JSON (`model_dump_json` / `model_validate_json`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
@@ -379,6 +379,47 @@ class ReviewChecklistItem(_Model):
     required_skills: list[str] = Field(default_factory=list, description="Skills to run.")
     description: str = Field("", description="What to check.")
     topic: str | None = Field(None, description="Detected topic (e.g. 'Governing Law').")
+    other_topics: list[str] = Field(
+        default_factory=list,
+        description="Further topics the clause deals with, reviewed in the same pass "
+        "('Termination for Convenience' beside 'Termination').",
+    )
+
+    @property
+    def topics(self) -> list[str]:
+        """Every topic of the item: `topic` first, then `other_topics`."""
+        return [*([self.topic] if self.topic else []), *self.other_topics]
+
+
+_PRIORITY_RANK = {p: i for i, p in enumerate(Priority)}
+
+
+def one_item_per_clause(items: Sequence[ReviewChecklistItem]) -> list[ReviewChecklistItem]:
+    """The checklist with each clause once: a clause listed under several topics is analysed
+    in one pass — skills united, the highest priority, every topic and description — at the
+    place of its first item."""
+    merged: dict[str, ReviewChecklistItem] = {}
+    for item in items:
+        first = merged.get(item.clause_id)
+        if first is None:
+            merged[item.clause_id] = item
+            continue
+        topics = list(dict.fromkeys([*first.topics, *item.topics]))
+        descriptions = [first.description]
+        if item.description and item.description not in first.description:
+            descriptions.append(item.description)
+        merged[item.clause_id] = first.model_copy(
+            update={
+                "priority": min(first.priority, item.priority, key=_PRIORITY_RANK.__getitem__),
+                "required_skills": list(
+                    dict.fromkeys([*first.required_skills, *item.required_skills])
+                ),
+                "description": " ".join(d for d in descriptions if d),
+                "topic": topics[0] if topics else None,
+                "other_topics": topics[1:],
+            }
+        )
+    return list(merged.values())
 
 
 class BaselinePosition(_Model):

@@ -37,6 +37,7 @@ from contract_review.models import (
     ReviewResult,
     TaskDocument,
     TokenUsage,
+    one_item_per_clause,
 )
 from contract_review.parties import OurSide, find_parties, resolve_party
 from contract_review.playbook import load_playbook
@@ -114,7 +115,7 @@ def _checklist(
     structure = docs[0].structure
     if plugin.build_checklist is None or structure is None:
         return []
-    items = plugin.build_checklist(structure, subtype)
+    items = one_item_per_clause(plugin.build_checklist(structure, subtype))
     return plugin.adjust_checklist(items, docs) if plugin.adjust_checklist else items
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
+import json
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -10,7 +12,14 @@ from typing import Any
 
 import pytest
 
-from contract_review.models import ClauseKind, DocumentStructure, Priority
+from contract_review.config import Settings
+from contract_review.models import (
+    ClauseKind,
+    DocumentStructure,
+    Priority,
+    ReviewChecklistItem,
+    one_item_per_clause,
+)
 from contract_review.plugins.generic import (
     BASELINES,
     CUAD_TOPICS,
@@ -20,6 +29,7 @@ from contract_review.plugins.generic import (
     register_generic_plugin,
 )
 from contract_review.plugins.registry import clear_plugins, get_baseline_text, get_plugin
+from contract_review.review import ReviewOptions, start_review
 from contract_review.structure_parser import StructureParser
 from tests.conftest import CUAD, EXAMPLES, GENERIC_SKILLS, REPO
 
@@ -728,3 +738,63 @@ def test_cuad_dev_clause_location_score() -> None:
     assert result["macro"]["recall"] >= 0.75
     assert result["macro"]["precision"] >= 0.67
     assert result["micro"]["recall"] >= 0.82
+
+
+# --------------------------------------------------------------------------------------------
+# One clause, one analysis
+# --------------------------------------------------------------------------------------------
+
+_TWO_TOPICS = """MASTER SERVICES AGREEMENT
+
+1. Services
+Provider shall perform the services described in each statement of work.
+
+2. Term and Termination
+Either party may terminate this Agreement for material breach not cured within thirty (30)
+days of written notice. Customer may also terminate this Agreement at any time, for any reason
+or no reason, upon ninety (90) days' prior written notice to Provider.
+
+3. Governing Law
+This Agreement is governed by the laws of the State of Delaware.
+"""
+
+
+def test_a_clause_under_several_topics_is_one_item_with_all_of_them() -> None:
+    structure = _parse(_TWO_TOPICS)
+    items = build_generic_checklist(structure)
+    on_21 = [i for i in items if i.clause_id == "2"]
+    assert len(on_21) >= 2  # the topic recogniser lists the clause once per topic
+    merged = one_item_per_clause(items)
+    assert [i.clause_id for i in merged] == list(dict.fromkeys(i.clause_id for i in items))
+    (item,) = [i for i in merged if i.clause_id == "2"]
+    assert set(item.topics) == {i.topic for i in on_21}
+    assert item.topic == on_21[0].topic
+    assert set(item.required_skills) == {s for i in on_21 for s in i.required_skills}
+    assert all(i.description in item.description for i in on_21)
+    low = ReviewChecklistItem(clause_id="9", priority=Priority.LOW, required_skills=["a"])
+    high = ReviewChecklistItem(
+        clause_id="9", priority=Priority.CRITICAL, required_skills=["b", "a"], topic="Cap"
+    )
+    (both,) = one_item_per_clause([low, high])
+    assert (both.priority, both.required_skills, both.topics) == (
+        Priority.CRITICAL,
+        ["a", "b"],
+        ["Cap"],
+    )
+
+
+def test_a_review_analyses_each_clause_once(tmp_path: Path) -> None:
+    contract = tmp_path / "msa.txt"
+    contract.write_text(_TWO_TOPICS, encoding="utf-8")
+    options = ReviewOptions(
+        file=contract, domain="generic", party="Customer", approve="all", out=tmp_path / "out"
+    )
+    asyncio.run(start_review(options, settings=Settings(state_dir=tmp_path / "state")))
+    findings = json.loads((tmp_path / "out" / "findings.json").read_text("utf-8"))
+    ids = [c["item"]["clause_id"] for c in findings["clauses"]]
+    assert len(ids) == len(set(ids))
+    (termination,) = [c for c in findings["clauses"] if c["item"]["clause_id"] == "2"]
+    assert {"Termination", "Termination for Convenience"} <= {
+        termination["item"]["topic"],
+        *termination["item"]["other_topics"],
+    }

@@ -704,8 +704,8 @@ def _md_clause(reviewed: ReviewedClause, t: _Labels, review_reason: str = "") ->
     if title:
         heading += f" — {_md_inline(title)}"
     lines = [heading, ""]
-    if item.topic:
-        lines.append(f"- **{t('topic')}**{t.colon}{_md_inline(item.topic)}")
+    if item.topics:
+        lines.append(f"- **{t('topic')}**{t.colon}{_md_inline(', '.join(item.topics))}")
     lines.append(f"- **{t('priority')}**{t.colon}{t.value(item.priority)}")
     mode = _md_inline(_mode_text(findings, t, review_reason))
     if not findings.completed:
@@ -886,8 +886,8 @@ def _html_clause(index: int, reviewed: ReviewedClause, t: _Labels, review_reason
     title = _clause_title(reviewed)
     heading = f"{_e(t('clause'))} {_e(item.clause_id)}" + (f" — {_e(title)}" if title else "")
     meta: list[tuple[str, str]] = []
-    if item.topic:
-        meta.append((t("topic"), _e(item.topic)))
+    if item.topics:
+        meta.append((t("topic"), _e(", ".join(item.topics))))
     meta.append((t("priority"), _badge(item.priority, t)))
     mode = _e(_mode_text(findings, t, review_reason))
     if not findings.completed:

@@ -199,7 +199,7 @@ def missing_protections(
     hurts."""
     if structure is None:
         return []
-    topics = {i.topic.casefold() for i in items if i.topic}
+    topics = {t.casefold() for i in items for t in i.topics}
     titles = [c.title for c in structure.iter_clauses() if c.title]
     lang = "zh" if language.startswith("zh") else "en"
     ours = set(side.party.roles) if side is not None and side.party is not None else None

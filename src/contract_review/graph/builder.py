@@ -198,9 +198,7 @@ def _clause_positions(
     facts: ReviewContext, clause: ClauseNode, item: ReviewChecklistItem
 ) -> list[Position]:
     """The playbook positions on the clause's points (what the agent's prompt carries)."""
-    return applicable(
-        facts.positions, clause.text, clause.title or item.clause_name, item.topic or ""
-    )
+    return applicable(facts.positions, clause.text, clause.title or item.clause_name, item.topics)
 
 
 def _generic_checklist(structure: DocumentStructure) -> list[ReviewChecklistItem]:

@@ -11,6 +11,7 @@ users load their own with `--criteria`.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Annotated, Literal
 
@@ -314,10 +315,11 @@ class Position(_Strict):
         """What the position is looked up by: its first clause number, else its topic."""
         return self.recognise.clauses[0] if self.recognise.clauses else self.topic
 
-    def applies_to(self, text: str, title: str = "", topic: str = "") -> bool:
-        """Whether a clause with this text, title and detected topic is on the position's
-        point: its topic, a title pattern, or a check's pattern matching the text."""
-        if topic and topic.casefold() in (self.topic.casefold(), *self.recognise.topics):
+    def applies_to(self, text: str, title: str = "", topics: Sequence[str] = ()) -> bool:
+        """Whether a clause with this text, title and detected topics is on the position's
+        point: one of its topics, a title pattern, or a check's pattern matching the text."""
+        mine = (self.topic.casefold(), *(t.casefold() for t in self.recognise.topics))
+        if any(t.casefold() in mine for t in topics):
             return True
         if title and self.recognise.titles and any_of(tuple(self.recognise.titles)).search(title):
             return True
@@ -335,11 +337,11 @@ class Position(_Strict):
 
 
 def applicable(
-    positions: list[Position], text: str, title: str = "", topic: str = ""
+    positions: list[Position], text: str, title: str = "", topics: Sequence[str] = ()
 ) -> list[Position]:
     """The positions on a clause's points; catch-all positions only when no specific one
     applies (the agent is asked about the specific point, as the checks judge it)."""
-    on = [p for p in positions if p.applies_to(text, title, topic)]
+    on = [p for p in positions if p.applies_to(text, title, topics)]
     specific = [p for p in on if not p.catch_all]
     return specific or on
 

@@ -49,8 +49,8 @@ BASELINES: list[BaselinePosition] = PLAYBOOK.baselines()
 def with_position_checks(
     items: list[ReviewChecklistItem], docs: list[TaskDocument]
 ) -> list[ReviewChecklistItem]:
-    """Every clause's first item also checks the playbook's one-sided terms (once per clause:
-    a clause reviewed under two topics is checked once)."""
+    """Every clause's item also checks the playbook's one-sided terms (the checklist has one
+    item per clause: a clause under two topics is checked once)."""
     del docs
     seen: set[str] = set()
     out = []
