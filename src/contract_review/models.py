@@ -131,8 +131,9 @@ class DefinedTerm(_Model):
     end_offset: int = Field(0, ge=0, description="Offset just past the definition.")
     source: str = Field(
         "quoted",
-        description="'quoted' ('\"X\" means'), 'glossary_table', 'zh' ('X是指') or 'inline' "
-        "('… (the \"X\")', '（以下简称“X”）').",
+        description="'quoted' ('\"X\" means'), 'glossary_table', 'glossary_line' ('1.2 "
+        "Acceptance Date - the first …'), 'zh' ('X是指') or 'inline' ('… (the \"X\")', "
+        "'（以下简称“X”）').",
     )
 
 

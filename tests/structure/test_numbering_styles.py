@@ -283,3 +283,30 @@ def test_definitions_a_parenthesis_gives_in_passing() -> None:
     assert defs["Supplier"].source == "quoted"  # its "means" definition, not the parenthesis
     assert defs["卖方"].definition == "江临精工机械有限公司"
     assert "Fees" not in defs
+
+
+def test_definitions_in_filing_glossaries() -> None:
+    """EDGAR glossaries: a quoted term alone on its line above 'Means …' or a meaning of its
+    own, 'Shall mean' in capitals, two quoted names for one meaning, and numbered lines with
+    the term, a dash and the meaning in lower case; a heading followed by a sentence is not
+    a definition."""
+    text = (
+        "ARTICLE 1\nDEFINITIONS\n\n"
+        '"Affiliate"\n\n\nWith respect to any Party shall mean any entity which Controls that '
+        "Party.\n\n"
+        '"Calendar Year"    Shall mean the twelve months starting on 1 January.\n\n'
+        '"Good Manufacturing Practices" or "GMP" means the current rules on manufacture.\n\n'
+        "1.2 Acceptance Date - the first Business Day after the Buyer accepts the Software.\n"
+        "1.3 Bank Security Requirements- all security requirements described in Schedule E.\n"
+        "1.4 Territory: means the United States and Canada.\n"
+        "1.5 Payment Terms - Buyer shall pay each invoice within thirty days.\n"
+    )
+    defs = _parse(text).definitions
+    assert defs["Affiliate"].definition.startswith("With respect to any Party shall mean")
+    assert defs["Calendar Year"].definition == "the twelve months starting on 1 January"
+    assert defs["GMP"].definition == defs["Good Manufacturing Practices"].definition
+    assert defs["Acceptance Date"].source == "glossary_line"
+    assert defs["Acceptance Date"].definition.startswith("the first Business Day")
+    assert defs["Bank Security Requirements"].definition.startswith("all security")
+    assert defs["Territory"].definition == "the United States and Canada"
+    assert "Payment Terms" not in defs  # a heading: its sentence starts with a capital

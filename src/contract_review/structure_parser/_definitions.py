@@ -10,10 +10,37 @@ from contract_review.text import ZH_SHORT_NAME
 
 from ._tokens import match_token
 
-_EN_DEF = re.compile(
-    r"[“\"](?P<term>[A-Z0-9][^\"”\n]{0,80}?)[”\"][ \t]*(?:\([^)\n]{0,60}\)[ \t]*)?,?[ \t]*"
-    r"(?P<verb>shall\s+mean|means|mean|shall\s+include|includes|shall\s+have\s+the\s+meaning|"
-    r"has\s+the\s+meaning|shall\s+refer\s+to|refers\s+to)\b[ \t:,]*",
+# '"X" means', '"X" shall mean', '"X": means', and a glossary's '"X"' on its own line with
+# 'Means …' or 'Shall mean …' under it.
+# One pattern per opening quote: a pattern that opens with one literal character is scanned
+# for at C speed, one that opens with a character class is tried at every position.
+_EN_DEF = tuple(
+    re.compile(
+        q + r"(?P<term>[A-Z0-9][^\"”\n]{0,80}?)[”\"][ \t]*(?:\([^)\n]{0,60}\)[ \t]*)?[,:]?"
+        r"[ \t]*(?:\n[ \t]*){0,4}"
+        r"(?P<verb>(?i:shall\s+mean|means|mean|shall\s+include|includes|is\s+defined\s+as|"
+        r"shall\s+have\s+the\s+meaning|has\s+the\s+meaning|shall\s+refer\s+to|refers\s+to))"
+        r"\b[ \t:,]*",
+    )
+    for q in ('"', "“")
+)
+# A glossary line whose term is not quoted: '1.2 Acceptance Date - the first Business Day
+# after …', 'Territory: means the United States', 'Fees – all amounts payable …'. The
+# meaning starts in lower case (or with 'means'), which a heading's sentence does not.
+_VERB = r"(?:[Mm]eans|MEANS|[Ss]hall\s+mean|SHALL\s+MEAN)\b"
+_TERM_WORD = r"(?!" + _VERB + r")[A-Z0-9][\w'’&/]*(?:-[\w'’&/]+)*"
+_LINE_DEF = re.compile(
+    r"^[ \t]*(?:(?:Section|SECTION|Article|ARTICLE)[ \t]+)?(?:\d{1,3}(?:\.\d{1,3}){0,3}\.?[ \t]+)?"
+    r"(?P<term>(?!" + _VERB + r")[A-Z][\w'’&/]*(?:-[\w'’&/]+)*"
+    r"(?:[ \t]+(?:(?:of|and|or|for|the|to|in|on)[ \t]+)?" + _TERM_WORD + r"){0,6})"
+    r"(?:[ \t]*:?[ \t]*(?=" + _VERB + r")|[ \t]*[-–—][ \t]+(?=[a-z(][^\n]{20}))",
+    re.MULTILINE,
+)
+# '"Affiliate"' alone on its line and its meaning in the paragraph below.
+_TERM_LINE = re.compile(
+    r"^[ \t]*(?:\d{1,3}(?:\.\d{1,3}){0,3}\.?[ \t]+)?[“\"](?P<term>[A-Z0-9][^\"”\n]{0,80}?)[”\"]"
+    r"[ \t]*\n(?:[ \t]*\n){0,4}[ \t]*(?=[A-Za-z(])",
+    re.MULTILINE,
 )
 _ABBREVIATIONS = frozenset(
     [
@@ -69,12 +96,64 @@ def find_definitions(text: str) -> Iterator[DefinedTerm]:
     yield from _english(text)
     yield from _chinese(text)
     yield from _glossary(text)
+    yield from _glossary_lines(text)
     yield from _inline(text)
+
+
+def _each(patterns: tuple[re.Pattern[str], ...], text: str) -> list[re.Match[str]]:
+    """The matches of every pattern, in text order."""
+    return sorted((m for p in patterns for m in p.finditer(text)), key=lambda m: m.start())
+
+
+def _glossary_lines(text: str) -> Iterator[DefinedTerm]:
+    """Glossary entries without 'means': a quoted term on its own line above its meaning,
+    and an unquoted term with a dash or colon before a meaning in lower case."""
+    # Only lines holding a separator or a closing quote at their end are tried: a scan of
+    # every line start would cost more than the rest of the definitions together.
+    candidates = (
+        (_TERM_LINE, "quoted", _line_starts(text, ('"\n', "”\n", '" \n', "” \n"))),
+        (_LINE_DEF, "glossary_line", _line_starts(text, _SEPARATORS)),
+    )
+    for pattern, source, starts in candidates:
+        for line_start in starts:
+            m = pattern.match(text, line_start)
+            if m is None:
+                continue
+            start = m.end()
+            end = _sentence_end(text, start)
+            definition = _LEADING_VERB.sub("", text[start:end].strip().rstrip(".;").strip())
+            term = m.group("term").strip()
+            if definition and len(term) > 2 and term.casefold() not in _NOT_TERMS:
+                yield DefinedTerm(
+                    term=term,
+                    definition=definition,
+                    start_offset=m.start("term"),
+                    end_offset=end,
+                    source=source,
+                )
+
+
+_LEADING_VERB = re.compile(r"^(?:means|shall\s+mean)\b[ \t:,]*", re.IGNORECASE)
+_SEPARATORS = ("- ", "– ", "— ", "mean", "Mean", "MEAN")
+
+
+def _line_starts(text: str, needles: tuple[str, ...]) -> list[int]:
+    """Offsets of the lines holding any of `needles` (plain substring search: fast)."""
+    starts: set[int] = set()
+    for needle in needles:
+        i = text.find(needle)
+        while i != -1:
+            starts.add(text.rfind("\n", 0, i) + 1)
+            i = text.find(needle, i + 1)
+    return sorted(starts)
+
+
+_NOT_TERMS = frozenset(["note", "notes", "provided", "attention", "example", "whereas"])
 
 
 # 'the initial term (the "Initial Term")', 'Acme Ltd ("Acme")', '(hereinafter referred to as
 # "Seller")', '(each a "Party" and together the "Parties")', '（以下简称“甲方”）'
-_PAREN = re.compile(r"[(（]([^()（）\n]{2,120})[)）]")
+_PAREN = tuple(re.compile(re.escape(p) + r"([^()（）\n]{2,120})[)）]") for p in "(（")
 _QUOTED = re.compile(r"[“\"]\s*([A-Z0-9][^\"“”\n]{0,60}?)\s*[”\"]")
 _LINKING = frozenset(  # the only words a defining parenthesis holds besides its terms
     [
@@ -115,7 +194,7 @@ _INLINE_LOOKBACK = 300
 def _inline(text: str) -> Iterator[DefinedTerm]:
     """Terms a parenthesis names after the words they stand for: the definition is what comes
     before it in its sentence (at most a few hundred characters)."""
-    for m in _PAREN.finditer(text):
+    for m in _each(_PAREN, text):
         inside = m.group(1)
         zh = _ZH_SHORT.match(inside)
         if zh is not None:
@@ -145,18 +224,25 @@ def _inline(text: str) -> Iterator[DefinedTerm]:
             )
 
 
+# '"Good Manufacturing Practices" or "GMP" means': the terms before the one 'means' follows.
+_ALSO = re.compile(r"[“\"]([A-Z0-9][^\"”\n]{0,80}?)[”\"][ \t]*,?[ \t]*(?:(?:or|and)[ \t]+)?$")
+
+
 def _english(text: str) -> Iterator[DefinedTerm]:
-    for m in _EN_DEF.finditer(text):
+    for m in _each(_EN_DEF, text):
         start = m.end()
         end = _sentence_end(text, start)
         definition = text[start:end].strip().rstrip(".;").strip()
-        if definition:
+        if not definition:
+            continue
+        terms = [(m.group("term").strip(), m.start())]
+        head = m.start()
+        while (also := _ALSO.search(text, max(0, head - 90), head)) is not None:
+            terms.append((also.group(1).strip(), also.start()))
+            head = also.start()
+        for term, at in terms:
             yield DefinedTerm(
-                term=m.group("term").strip(),
-                definition=definition,
-                start_offset=m.start(),
-                end_offset=end,
-                source="quoted",
+                term=term, definition=definition, start_offset=at, end_offset=end, source="quoted"
             )
 
 

@@ -69,17 +69,39 @@ class Node:
 
 
 _START = r"(?=[0-9(（第§附#*_零〇一二两三四五六七八九十百千A-Z]|[a-z]{1,4}[.)])"
-_STRONG_POS = re.compile(r"^[ \t\u3000\u00a0\ufeff]*" + _START, re.MULTILINE)
-# No look-behinds: they defeat the regex engine's fast scan for the first character.
+# Patterns that open with one literal character: the regex engine then scans for it at C
+# speed; '^' in MULTILINE mode or a character class first is tried at every position. No
+# look-behinds either: they defeat the fast scan too.
+_LINE_INDENT = r"[ \t\u3000\u00a0\ufeff]*"
+_STRONG_POS = re.compile(r"\n" + _LINE_INDENT + _START)
+_FIRST_LINE = re.compile(_LINE_INDENT + _START)
 _START_RE = re.compile(_START)
 _UPPER_OK = re.compile(
     r"[A-Z][.)]|[IVX]{1,5}[.)]|(?i:article|section|clause|sub-?clause|paragraph|part|chapter|"
     r"schedule|exhibit|appendix|annex|attachment|addendum)\b"
 )
-_WEAK_POS = re.compile(
-    r"(?:[.;:][ \u00a0]{1,2}|[。；：][ \u3000]{0,2})"
+_NUMBER_NEXT = (
     r"(?=[0-9第§]|(?:Section|SECTION|Article|ARTICLE|Clause|CLAUSE|Sub-Clause|SUB-CLAUSE) )"
 )
+_WEAK_POS = tuple(re.compile(re.escape(c) + r"[ \u00a0]{1,2}" + _NUMBER_NEXT) for c in ".;:")
+_ZH_WEAK_POS = tuple(re.compile(c + r"[ \u3000]{0,2}" + _NUMBER_NEXT) for c in "。；：")
+
+
+def _strong_positions(text: str) -> Iterator[int]:
+    """Line starts (after indentation) where a clause number may begin."""
+    first = _FIRST_LINE.match(text)
+    if first is not None:
+        yield first.end()
+    for m in _STRONG_POS.finditer(text):
+        yield m.end()
+
+
+def _weak_positions(text: str) -> list[tuple[int, bool]]:
+    """(position, after a Chinese stop) of sentence ends followed by what may be a clause
+    number, in order."""
+    out = [(m.end(), False) for p in _WEAK_POS for m in p.finditer(text)]
+    out += [(m.end(), True) for p in _ZH_WEAK_POS if p.pattern[0] in text for m in p.finditer(text)]
+    return sorted(out)
 
 
 def _gap_ends(text: str) -> list[int]:
@@ -106,15 +128,14 @@ def find_candidates(text: str) -> list[Candidate]:
     after Chinese full stops (weak).
     """
     starts: dict[int, int] = {}
-    for m in _STRONG_POS.finditer(text):
-        starts[m.end()] = STRONG
+    for pos in _strong_positions(text):
+        starts[pos] = STRONG
     for pos in _gap_ends(text):
         starts.setdefault(pos, GAP)
-    for m in _WEAK_POS.finditer(text):
-        pos = m.end()
+    for pos, zh in _weak_positions(text):
         if pos in starts:
             continue
-        if text[m.start()] not in "。；：":
+        if not zh:
             ls = text.rfind("\n", 0, pos) + 1
             le = text.find("\n", pos)
             if (len(text) if le == -1 else le) - ls <= _LONG_LINE:

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import re
-
 from pydantic import BaseModel, Field
 
-from contract_review.models import DocumentStructure, RiskLevel, RiskPoint
-from contract_review.skills.cache import per_structure
+from contract_review.models import ClauseNode, DocumentStructure, RiskLevel, RiskPoint
 from contract_review.skills.context import SkillState, StructureInput, require_clause
 from contract_review.skills.risks import RiskFactory
 from contract_review.skills.schema import SkillBackend, SkillRegistration
+
+from ._undefined import document_undefined, incorporation
 
 SKILL_ID = "resolve_definition"
 
@@ -40,6 +39,9 @@ class UndefinedTerm(BaseModel):
     term: str = Field(description="The term as written.")
     occurrences: int = Field(description="Times it appears in the clause.")
     quote: str = Field(description="Verbatim snippet around its first use.")
+    first_use: bool = Field(
+        False, description="Whether the contract uses the term here for the first time."
+    )
 
 
 class ResolveDefinitionOutput(BaseModel):
@@ -51,6 +53,11 @@ class ResolveDefinitionOutput(BaseModel):
         description="Capitalised/quoted terms used but not defined anywhere."
     )
     not_found: list[str] = Field(description="Requested terms the contract does not define.")
+    defined_elsewhere: str = Field(
+        "",
+        description="The clause's statement that terms not defined in the contract take their "
+        "meaning from another document, if it makes one.",
+    )
 
 
 DESCRIPTION = (
@@ -59,124 +66,6 @@ DESCRIPTION = (
     "(Chinese) terms the clause uses that the contract never defines — a common source of "
     "ambiguity. Optionally pass 'terms' to look up specific words. Argument: clause_id."
 )
-
-# Capitalised words that are ordinary in contracts and do not need a definition.
-_COMMON = frozenset(
-    [
-        "agreement",
-        "party",
-        "parties",
-        "clause",
-        "clauses",
-        "sub-clause",
-        "section",
-        "sections",
-        "article",
-        "articles",
-        "schedule",
-        "schedules",
-        "exhibit",
-        "exhibits",
-        "appendix",
-        "appendices",
-        "annex",
-        "annexes",
-        "paragraph",
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-        "monday",
-        "tuesday",
-        "wednesday",
-        "thursday",
-        "friday",
-        "saturday",
-        "sunday",
-        "the",
-        "this",
-        "that",
-        "these",
-        "those",
-        "such",
-        "any",
-        "each",
-        "all",
-        "no",
-        "if",
-        "in",
-        "on",
-        "at",
-        "by",
-        "for",
-        "of",
-        "to",
-        "and",
-        "or",
-        "a",
-        "an",
-        "as",
-        "upon",
-        "under",
-        "within",
-        "where",
-        "when",
-        "provided",
-        "notwithstanding",
-        "subject",
-        "unless",
-        "except",
-        "including",
-        "whereas",
-        "now",
-        "therefore",
-        "i",
-        "ii",
-        "iii",
-        "iv",
-        "v",
-        "vi",
-        "vii",
-        "viii",
-        "ix",
-        "x",
-        "usd",
-        "us",
-        "eur",
-        "gbp",
-        "rmb",
-        "inc",
-        "ltd",
-        "llc",
-        "co",
-        "corp",
-        "plc",
-        "limited",
-        "company",
-        "state",
-        "states",
-        "united",
-        "kingdom",
-        "china",
-        "people's",
-        "republic",
-        "english",
-        "chinese",
-    ]
-)
-_SMALL = frozenset({"of", "for", "and", "the", "to", "in", "on", "de"})
-_CAP_PHRASE = re.compile(
-    r"(?<![\w.])([A-Z][a-z][\w'’-]*(?:[ \t]+(?:(?:of|for|and|the|to|in|on)[ \t]+)?[A-Z][\w'’-]+)*)"
-)
-_ZH_QUOTED = re.compile(r"[“\"「]([^”\"」\n]{1,20})[”\"」]")
 
 
 def prepare_input(
@@ -216,77 +105,42 @@ def handle(inp: ResolveDefinitionInput) -> ResolveDefinitionOutput:
     return ResolveDefinitionOutput(
         clause_id=clause.clause_id,
         defined_terms_used=sorted(used, key=lambda t: -t.occurrences),
-        undefined_terms=_undefined(structure, clause.clause_id, text, clause.title),
+        undefined_terms=_undefined(structure, clause),
+        defined_elsewhere=_elsewhere(structure, clause),
         not_found=not_found,
     )
 
 
-@per_structure()
-def _preamble(structure: DocumentStructure) -> str:
-    first = structure.clauses[0] if structure.clauses else None
-    return first.text if first is not None and first.kind.value == "preamble" else ""
-
-
-@per_structure()
-def _known(structure: DocumentStructure) -> tuple[frozenset[str], frozenset[str], re.Pattern[str]]:
-    """Lower-cased defined terms, clause titles, and a pattern finding any defined term."""
-    defined = frozenset(t.lower() for t in structure.definitions)
-    titles = frozenset(c.title.lower() for c in structure.iter_clauses() if c.title)
-    long_terms = sorted((re.escape(d) for d in defined if len(d) > 3), key=len, reverse=True)
-    pattern = re.compile("|".join(long_terms) if long_terms else r"(?!)")
-    return defined, titles, pattern
-
-
-def _undefined(
-    structure: DocumentStructure, clause_id: str, text: str, title: str
-) -> list[UndefinedTerm]:
-    defined, titles, defined_inside = _known(structure)
-    preamble = _preamble(structure)
-    found: dict[str, list[int]] = {}
-    for m in _CAP_PHRASE.finditer(text):
-        words = m.group(1).rstrip("'’-").split()
-        while words and words[0].lower() in _COMMON and len(words) > 1:
-            words = words[1:]  # "The Taking-Over Certificate" → "Taking-Over Certificate"
-        phrase = " ".join(words)
-        key = phrase.lower()
-        if key in defined or key in titles or key == title.lower():
+def _undefined(structure: DocumentStructure, clause: ClauseNode) -> list[UndefinedTerm]:
+    """The document's undefined terms this clause uses; `first_use` marks those it uses first."""
+    out = []
+    for use in document_undefined(structure).values():
+        forms = use.forms or (use.term,)
+        n = sum(_count(clause.text, form) for form in forms)
+        if not n:
             continue
-        if all(w.lower() in _COMMON or w.lower() in _SMALL for w in words):
-            continue
-        if len(words) == 1 and _sentence_start(text, m.start()):
-            continue
-        if len(words) == 1 and words[0].lower() in _COMMON:
-            continue
-        if defined_inside.search(key):
-            continue
-        if phrase in preamble:
-            continue  # parties, places and the project are named in the preamble  # "Contractor's Equipment" when "Contractor" is defined: fine
-        found.setdefault(phrase, []).append(m.start())
-    for m in _ZH_QUOTED.finditer(text):
-        term = m.group(1)
-        if term.lower() not in defined and _count(text, term):
-            found.setdefault(term, []).append(m.start())
-    out: list[UndefinedTerm] = []
-    for term, positions in found.items():
-        # A single capitalised word used once is usually a name; report repeated or multiword.
-        if len(term.split()) == 1 and len(positions) < 2 and term[:1].isascii():
-            continue
-        p = positions[0]
+        here = clause.start_offset <= use.first < clause.end_offset
+        p = (
+            use.first - clause.start_offset
+            if here
+            else min(i for form in forms if (i := clause.text.find(form)) != -1)
+        )
         out.append(
             UndefinedTerm(
-                term=term,
-                occurrences=len(positions),
-                quote=text[max(0, p - 40) : p + len(term) + 40],
+                term=use.term,
+                occurrences=n,
+                quote=clause.text[max(0, p - 40) : p + len(use.term) + 40],
+                first_use=here,
             )
         )
     return out
 
 
-def _sentence_start(text: str, pos: int) -> bool:
-    j = pos - 1
-    while j >= 0 and text[j] in ' \t"“(':
-        j -= 1
-    return j < 0 or text[j] in ".;:\n!?)"
+def _elsewhere(structure: DocumentStructure, clause: ClauseNode) -> str:
+    found = incorporation(structure)
+    if found is None or not clause.start_offset <= found[0] < clause.end_offset:
+        return ""
+    return found[1]
 
 
 _MAX_UNDEFINED = 5
@@ -294,9 +148,10 @@ _MAX_UNDEFINED = 5
 
 
 def risk_rule(risk: RiskFactory, out: ResolveDefinitionOutput) -> list[RiskPoint]:
-    """The most used terms the clause treats as defined but the contract never defines."""
-    terms = sorted(out.undefined_terms, key=lambda u: -u.occurrences)
-    return [
+    """Each term the contract treats as defined but never defines, once, where it is first
+    used (the most used first); a note where the contract defers to another document."""
+    terms = sorted((u for u in out.undefined_terms if u.first_use), key=lambda u: -u.occurrences)
+    risks = [
         risk.risk(
             SKILL_ID,
             RiskLevel.LOW,
@@ -306,6 +161,18 @@ def risk_rule(risk: RiskFactory, out: ResolveDefinitionOutput) -> list[RiskPoint
         )
         for u in terms[:_MAX_UNDEFINED]
     ]
+    if out.defined_elsewhere:
+        risks.append(
+            risk.risk(
+                SKILL_ID,
+                RiskLevel.LOW,
+                "terms defined elsewhere",
+                "Terms the contract does not define take their meaning from another document: "
+                "check that it is in force, available and consistent with this contract.",
+                quote=out.defined_elsewhere,
+            )
+        )
+    return risks
 
 
 REGISTRATION = SkillRegistration(
