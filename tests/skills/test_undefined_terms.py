@@ -86,7 +86,9 @@ def test_later_clauses_list_the_term_without_reporting_it_again() -> None:
         ("Service Credits", 1, False)
     ]
     assert "Each Service Credit is capped" in later.undefined_terms[0].quote
-    assert risk_rule(RiskFactory(structure.get_clause("3.1")), later) == []
+    clause = structure.get_clause("3.1")
+    assert clause is not None
+    assert risk_rule(RiskFactory(clause), later) == []
 
 
 def test_terms_defined_in_another_document_are_noted_once() -> None:
