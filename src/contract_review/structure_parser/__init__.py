@@ -8,6 +8,7 @@ can all point back at exact characters.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -20,6 +21,7 @@ from contract_review.models import (
     DocumentStructure,
 )
 from contract_review.text import HAN
+from contract_review.text.numerals import roman_to_int
 
 from ._definitions import find_definitions
 from ._tree import Node, TreeBuilder, find_candidates, find_toc_ranges
@@ -90,7 +92,10 @@ class StructureParser:
             _number_start(n, text) for n in builder.order
         }
         structure.definitions = _definitions(structure, text)
-        structure.cross_references = _references(structure, text, heading_starts)
+        numbered = frozenset(
+            text[c.token.number_start : c.token.number_end].strip(".)(（） ") for c in candidates
+        )
+        structure.cross_references = _references(structure, text, heading_starts, numbered)
         return structure
 
 
@@ -154,39 +159,223 @@ def _definitions(structure: DocumentStructure, text: str) -> dict[str, DefinedTe
 
 
 def _references(
-    structure: DocumentStructure, text: str, heading_starts: set[int]
+    structure: DocumentStructure, text: str, heading_starts: set[int], numbered: frozenset[str]
 ) -> list[CrossReference]:
     refs: list[CrossReference] = []
-    for raw in find_references(text, heading_starts):
+    resolver = _Resolver(structure, text, numbered)
+    for raw in find_references(text, heading_starts, _own_names(text, structure.definitions)):
         if any(s <= raw.start < e for s, e in structure.toc_ranges):
             continue
         source = structure.clause_at(raw.start)
+        target, valid = resolver.resolve(raw.target, source.clause_id if source else "")
         refs.append(
             CrossReference(
                 source_clause_id=source.clause_id if source else None,
-                target_clause_id=raw.target,
+                target_clause_id=target,
                 reference_text=raw.text,
                 start_offset=raw.start,
                 end_offset=raw.end,
-                is_valid=_exists(structure, raw.target),
+                is_valid=valid,
             )
         )
     refs.sort(key=lambda r: r.start_offset)
     return refs
 
 
-_ITEM_SUFFIX = re.compile(r"^(?P<base>[^()]+)(?P<items>(?:\([^()]+\))+)$")
+_OWN_NAME = re.compile(
+    r"(?:\b(?:This|this|THIS)[ \t]+|^[ \t]*)(?P<name>(?:[A-Z][\w&'-]*[ \t]+){0,6}"
+    r"(?:Agreement|AGREEMENT|Contract|CONTRACT))\b",
+    re.MULTILINE,
+)
 
 
-def _exists(structure: DocumentStructure, target: str) -> bool:
-    if structure.get_clause(target) is not None:
-        return True
-    m = _ITEM_SUFFIX.match(target)
-    if m:
-        # "Section 3(b)" is valid when clause 3 exists and has a (b) in its text.
-        base = structure.get_clause(m.group("base"))
-        if base is not None:
-            last = re.findall(r"\([^()]+\)", m.group("items"))[-1]
-            own_end = base.children[0].start_offset if base.children else base.end_offset
-            return last in base.text[: own_end - base.start_offset]
-    return False
+def _own_names(text: str, definitions: dict[str, DefinedTerm]) -> frozenset[str]:
+    """What the contract calls itself, lower-cased: its title ('Collaboration Agreement'),
+    'This Supply Agreement', and a short name defined as one of them ('CA')."""
+    names = {
+        re.sub(r"\s+", " ", m.group("name")).casefold() for m in _OWN_NAME.finditer(text[:3000])
+    }
+    for term, d in definitions.items():
+        words = re.findall(r"[A-Za-z&'-]+", d.definition)
+        tail = " ".join(words[-6:]).casefold()
+        if term.isupper() and any(
+            tail.endswith(n) and (tail == n or tail[-len(n) - 1] == " ")
+            for n in names
+            if n.count(" ") >= 1
+        ):
+            names.add(term.casefold())
+    return frozenset(names)
+
+
+_ITEM = re.compile(r"\(([^()]+)\)")
+_ROMAN_HEAD = re.compile(r"^([IVXLC]{1,6})((?:[.(].*)?)$")
+
+
+class _Resolver:
+    """Finds the clause a reference's number points to, as the document numbers it: 'Section
+    7.02' → 7.2 or 7.02, 'Article IX' → 9, '39.0' → 39, a number in the referring exhibit's
+    own numbering first, then the body's, then any annex's; '(b)(i)' as sub-clauses or as
+    items written in the clause's text."""
+
+    def __init__(self, structure: DocumentStructure, text: str, numbered: frozenset[str]) -> None:
+        self.structure = structure
+        self.text = text
+        self.numbered = numbered
+        self._line_numbers: frozenset[str] | None = None
+        """Every number that opens a block of the text, parsed as a clause or not."""
+        self._by_tail: dict[str, list[str]] | None = None
+
+    def resolve(self, target: str, source_id: str) -> tuple[str, bool]:
+        """(clause id, whether it exists): the id found, or `target` when none is."""
+        base, items = _split_items(target)
+        scope = source_id.rsplit("/", 1)[0] + "/" if "/" in source_id else ""
+        forms = _number_forms(base)
+        own = [i for n in forms for i in self._ids(n, scope, anywhere=False)]
+        other = [i for n in forms for i in self._ids(n, scope, anywhere=True) if i not in own]
+        for clause_id in [*own, *other]:
+            found = self._items(clause_id, items)
+            if found is not None:
+                return found, True
+        if own and items and any(self._numbered_again(c, items) for c in own):
+            return target, True
+        if own or "/" in base:
+            return target, False
+        for number in _number_forms(base):
+            if number in self.numbered or self._opens_line(number):
+                # numbered in the text, though not parsed as a clause
+                return number + "".join(f"({i})" for i in items), True
+        return target, False
+
+    def _numbered_again(self, clause_id: str, items: tuple[str, ...]) -> bool:
+        """Whether another block of the clause's annex (or body) opens with its number and
+        lists the items: a schedule may number twice ('2. Services' … '2. Payments: a. …'),
+        and the parser keeps the first."""
+        node = self.structure.get_clause(clause_id)
+        assert node is not None
+        number = node.number.strip(" .)")
+        scope = self.structure.get_clause(clause_id.rsplit("/", 1)[0]) if "/" in clause_id else None
+        start, end = (scope.start_offset, scope.end_offset) if scope else (0, len(self.text))
+        for opening in (f"\n{number}. ", f"   {number}. "):
+            i = self.text.find(opening, start, end)
+            while i != -1:
+                if i + 1 != node.start_offset and i + 3 != node.start_offset:
+                    after = self.text[i : i + 2000]
+                    if all(_item_written(after, r) for r in items):
+                        return True
+                i = self.text.find(opening, i + 1, end)
+        return False
+
+    def _opens_line(self, number: str) -> bool:
+        """Whether a line of the text starts with the number ('\n26.2.4 Business …')."""
+        if self._line_numbers is None:
+            self._line_numbers = frozenset(_LINE_NUMBER.findall(self.text))
+        return number in self._line_numbers
+
+    def _ids(self, number: str, scope: str, *, anywhere: bool) -> list[str]:
+        """Clauses numbered `number`: in the referring annex or the body, or (`anywhere`) in
+        any annex."""
+        if "/" in number:
+            return [number]
+        ids = [scope + number] if scope else []
+        ids.append(number)
+        if anywhere:
+            ids = self._tails().get(number, [])
+        return [i for i in dict.fromkeys(ids) if self.structure.get_clause(i) is not None]
+
+    def _tails(self) -> dict[str, list[str]]:
+        if self._by_tail is None:
+            by_tail: dict[str, list[str]] = {}
+            for c in self.structure.iter_clauses():
+                if "/" in c.clause_id:
+                    by_tail.setdefault(c.clause_id.rsplit("/", 1)[1], []).append(c.clause_id)
+            self._by_tail = by_tail
+        return self._by_tail
+
+    def _items(self, clause_id: str, items: tuple[str, ...]) -> str | None:
+        """The deepest clause the items name under `clause_id`, or None when an item is
+        neither a sub-clause nor written in the clause's own text."""
+        current = clause_id
+        for i, item in enumerate(items):
+            child = next(
+                (
+                    cid
+                    for form in dict.fromkeys((item, item.lower(), item.upper()))
+                    if self.structure.get_clause(cid := f"{current}({form})") is not None
+                ),
+                None,
+            )
+            if child is not None:
+                current = child
+                continue
+            if all(_item_written(self._item_text(current, i > 0), r) for r in items[i:]):
+                return current + "".join(f"({r})" for r in items[i:])
+            return None
+        return current
+
+    def _item_text(self, clause_id: str, deep: bool) -> str:
+        """Where a clause's items are written: its own text before its first sub-clause; for
+        an item of an item, the next few thousand characters ('(v)' of '14.1(e)(v)' may follow
+        a page break the parser ends 14.1(e) at)."""
+        node = self.structure.get_clause(clause_id)
+        assert node is not None
+        if not deep:
+            own_end = node.children[0].start_offset if node.children else node.end_offset
+            return node.text[: own_end - node.start_offset]
+        return self.text[node.start_offset : max(node.end_offset, node.start_offset + 4000)]
+
+
+_LINE_NUMBER = re.compile(r"\n(\d{1,3}(?:\.\d{1,3})*|[IVXLC]{1,6})(?=[ .\t)])")
+
+
+@lru_cache(maxsize=4096)
+def _split_items(target: str) -> tuple[str, tuple[str, ...]]:
+    """'9.4.2(b)(i)' → ('9.4.2', ['b', 'i']); 'XV.C' → ('XV', ['C'])."""
+    m = re.match(r"^([^()]*?)((?:\([^()]+\))*)$", target)
+    if m is None:
+        return target, ()
+    base, items = m.group(1), tuple(_ITEM.findall(m.group(2)))
+    roman = _ROMAN_HEAD.match(base)
+    if roman and roman.group(2).startswith("."):
+        return roman.group(1), (*roman.group(2)[1:].split("."), *items)
+    return base, items
+
+
+@lru_cache(maxsize=4096)
+def _number_forms(number: str) -> tuple[str, ...]:
+    """The spellings a document may number a clause by: as written, without leading zeros
+    ('7.02' → '7.2'), without a trailing '.0' ('39.0' → '39'), roman ↔ arabic."""
+    prefix, _, num = number.rpartition("/")
+    prefix = prefix + "/" if prefix else ""
+    forms = [num]
+    if re.fullmatch(r"[\d.]+", num):
+        parts = num.split(".")
+        forms.append(".".join(str(int(p)) if p else p for p in parts))
+        while len(parts) > 1 and parts[-1].strip("0") == "":
+            parts = parts[:-1]
+            forms.append(".".join(parts))
+        forms.append(
+            ".".join(f"{int(p):02d}" if i and p else p for i, p in enumerate(num.split(".")))
+        )
+    elif num.isalpha() and (v := roman_to_int(num)):
+        forms.append(str(v))
+    if num.isdigit() and 0 < int(num) < 40:
+        forms.append(_ROMAN[int(num)])  # 'Paragraph 19' where the document numbers 'XIX'
+    return tuple(prefix + f for f in dict.fromkeys(forms))
+
+
+def _roman(n: int) -> str:
+    out = ""
+    for value, letters in ((10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")):
+        while n >= value:
+            out += letters
+            n -= value
+    return out
+
+
+_ROMAN = ["", *(_roman(i) for i in range(1, 40))]
+
+
+def _item_written(text: str, item: str) -> bool:
+    """Whether the clause's text lists an item '(b)', 'b)' or 'b.' (any case)."""
+    pattern = r"(?<![\w(])\(?" + re.escape(item) + r"[).]"
+    return re.search(pattern, text, re.IGNORECASE) is not None

@@ -111,13 +111,15 @@ def _gap_ends(text: str) -> list[int]:
     for needle in ("   ", "\t"):
         i = text.find(needle)
         while i != -1:
-            j = i + len(needle)
-            while j < n and text[j] in " \t\u3000\u00a0":
-                j += 1
+            blanks = _BLANKS.match(text, i + len(needle))
+            j = blanks.end() if blanks else i + len(needle)
             if j < n and i > 0 and text[i - 1] != "\n" and _START_RE.match(text, j):
                 out.append(j)
             i = text.find(needle, j)
     return out
+
+
+_BLANKS = re.compile(r"[ \t\u3000\u00a0]*")
 
 
 def find_candidates(text: str) -> list[Candidate]:
@@ -446,7 +448,10 @@ class TreeBuilder:
         if c.strength == WEAK or not self.any_clause:
             return
         line = self.text[c.token.end : c.block_end].strip()
-        if len(line) > 100:
+        # 'APPENDIX A Statement of Work under … by and between …': a heading in capitals may
+        # carry a long title on its line; 'Exhibit A …' in a sentence may not.
+        keyword = self.text[c.token.number_start : c.token.number_start + 4]
+        if len(line) > (200 if keyword.isupper() else 100):
             return
         alt = c.token.alts[0]
         node = self._make(c, alt, self.root)
