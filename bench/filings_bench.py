@@ -130,14 +130,18 @@ def _review_figures(files: list[Path]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         results = asyncio.run(_review(files, Path(tmp)))
     undefined: list[int] = []
-    total = duplicates = 0
+    total = duplicates = references = 0
     for findings in results:
         risks = [r for c in findings["clauses"] for r in c["findings"]["risks"]]
         total += len(risks)
         keys = Counter(_risk_key(r) for r in risks)
         duplicates += sum(n - 1 for n in keys.values())
         undefined.append(sum(r["risk_type"] == "undefined term" for r in risks))
+        references += sum(r["risk_type"].startswith("reference to a") for r in risks)
     print(f"risks                            {total}")
+    print(f"  undefined term                 {sum(undefined)}")
+    print(f"  reference to a missing clause  {references}")
+    print(f"  all others                     {total - sum(undefined) - references}")
     print(f"duplicate risks                  {duplicates}")
     print(f"undefined-term risks/contract    median {statistics.median(undefined):g}")
 
