@@ -21,7 +21,7 @@ from contract_review.models import (
     DocumentStructure,
 )
 from contract_review.text import HAN
-from contract_review.text.numerals import roman_to_int
+from contract_review.text.numerals import int_to_roman, roman_to_int
 
 from ._definitions import find_definitions
 from ._tree import Node, TreeBuilder, find_candidates, find_toc_ranges
@@ -359,20 +359,8 @@ def _number_forms(number: str) -> tuple[str, ...]:
     elif num.isalpha() and (v := roman_to_int(num)):
         forms.append(str(v))
     if num.isdigit() and 0 < int(num) < 40:
-        forms.append(_ROMAN[int(num)])  # 'Paragraph 19' where the document numbers 'XIX'
+        forms.append(int_to_roman(int(num)))  # 'Paragraph 19' where the document numbers 'XIX'
     return tuple(prefix + f for f in dict.fromkeys(forms))
-
-
-def _roman(n: int) -> str:
-    out = ""
-    for value, letters in ((10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")):
-        while n >= value:
-            out += letters
-            n -= value
-    return out
-
-
-_ROMAN = ["", *(_roman(i) for i in range(1, 40))]
 
 
 def _item_written(text: str, item: str) -> bool:
