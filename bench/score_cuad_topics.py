@@ -31,7 +31,11 @@ from pathlib import Path
 from typing import Any
 
 from contract_review.models import DocumentStructure
-from contract_review.plugins.generic.topics import CUAD_TOPICS, build_generic_checklist
+from contract_review.plugins.generic.topics import (
+    CUAD_TOPICS,
+    build_generic_checklist,
+    detect_topics,
+)
 from contract_review.structure_parser import StructureParser
 
 DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "cuad_dev"
@@ -97,11 +101,25 @@ def _ratio(num: int, den: int) -> float | None:
     return num / den if den else None
 
 
+def _located(structure: DocumentStructure) -> dict[str, list[str]]:
+    """Per topic, the clauses where it is written: a matched clause's sub-clauses that carry
+    the topic (`TopicMatch.parts`), else the clause."""
+    out: dict[str, list[str]] = {}
+    for m in detect_topics(structure):
+        ids = out.setdefault(m.topic, [])
+        ids.extend(i for i in (m.parts or (m.clause_id,)) if i not in ids)
+    return out
+
+
 def score(
-    data_dir: Path = DEFAULT_DATA, files: set[str] | None = None, rule: str = "smallest"
+    data_dir: Path = DEFAULT_DATA,
+    files: set[str] | None = None,
+    rule: str = "smallest",
+    where: str = "located",
 ) -> dict[str, Any]:
     """Per-category and averaged precision/recall under `rule` (one of RULES); `files`
-    restricts to these txt file names.
+    restricts to these txt file names; `where`: 'located' scores the clauses where each topic
+    is written (`TopicMatch.parts`), 'checklist' the checklist items' clauses.
 
     Returns {"categories": {name: {predictions, matched_predictions, gold, matched_gold,
     precision, recall}}, "macro": {precision, recall}, "micro": {...}, "contracts": n,
@@ -122,6 +140,7 @@ def score(
         structure = parser.parse(text, document_id=name)
         t0 = time.perf_counter()
         items = build_generic_checklist(structure)
+        located = _located(structure) if where == "located" else {}
         elapsed = time.perf_counter() - t0
         total_s += elapsed
         if elapsed > slowest[1]:
@@ -129,10 +148,13 @@ def score(
         labels: dict[str, Any] = record["labels"]
         for category in CUAD_TOPICS:
             preds: list[_Pred] = []
-            for item in items:
-                if category not in item.topics:
-                    continue
-                node = structure.get_clause(item.clause_id)
+            ids = (
+                located.get(category, [])
+                if where == "located"
+                else [i.clause_id for i in items if category in i.topics]
+            )
+            for clause_id in ids:
+                node = structure.get_clause(clause_id)
                 if node is None:
                     continue
                 s, e = node.start_offset, node.end_offset
@@ -263,14 +285,15 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("data_dir", nargs="?", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--rule", choices=RULES, default="smallest")
     ap.add_argument("--folds", type=int, default=0, help="Score K held-out folds.")
+    ap.add_argument("--where", choices=("located", "checklist"), default="located")
     args = ap.parse_args(argv)
     if not (args.data_dir / "labels.json").exists():
         raise SystemExit(f"no labels.json under {args.data_dir}")
     if args.folds:
         print(cv_report(cross_validated(args.data_dir, args.folds, args.rule), args.rule))
     else:
-        print(f"rule '{args.rule}'")
-        print(report(score(args.data_dir, rule=args.rule)))
+        print(f"rule '{args.rule}', predictions: {args.where}")
+        print(report(score(args.data_dir, rule=args.rule, where=args.where)))
 
 
 if __name__ == "__main__":

@@ -730,14 +730,17 @@ def test_cuad_dev_clause_location_score() -> None:
     print("\n" + scorer.report(result))
     assert result["contracts"] == 39
     assert set(result["categories"]) == set(CUAD_TOPICS)
-    # Measured on the 39 dev contracts: macro recall 0.779, macro precision 0.702 (micro recall
-    # 0.850, precision 0.751). The aim is macro recall >= 0.85 at precision >= 0.70; the floors
-    # here sit about 0.03 under the measured figures, not at the aim, which the rules do not reach
-    # yet (IP Ownership Assignment, Liquidated Damages, Change of Control and Non-Compete are the
-    # weak categories; several of their CUAD spans are definitions or one-off wording).
-    assert result["macro"]["recall"] >= 0.75
-    assert result["macro"]["precision"] >= 0.67
-    assert result["micro"]["recall"] >= 0.82
+    # Measured on the 39 dev contracts under the headline rule (the prediction is the smallest
+    # parsed clause holding the span, the clauses where each topic is written): micro precision
+    # 0.739 / recall 0.810, macro 0.692 / 0.747. The aim (every category >= 0.75 / 0.85) is not
+    # reached: IP Ownership Assignment, Liquidated Damages, Change of Control, Exclusivity and
+    # Non-Compete are the weak categories. The floors sit about 0.03 under the measured figures.
+    assert result["micro"]["precision"] >= 0.71
+    assert result["micro"]["recall"] >= 0.78
+    assert result["macro"]["recall"] >= 0.71
+    assert result["macro"]["precision"] >= 0.66
+    contain = scorer.score(Path(CUAD), rule="contain", where="checklist")
+    assert contain["micro"]["recall"] >= 0.82  # the checklist's clauses hold the spans
 
 
 # --------------------------------------------------------------------------------------------
@@ -781,6 +784,19 @@ def test_a_clause_under_several_topics_is_one_item_with_all_of_them() -> None:
         ["a", "b"],
         ["Cap"],
     )
+
+
+def test_a_topic_clause_points_at_the_sub_clauses_that_carry_it() -> None:
+    text = (
+        "11. Services\nProvider shall perform the services.\n"
+        "12. Insurance\n12.1 Provider shall maintain commercial general liability insurance "
+        "with limits of not less than $1,000,000 per occurrence.\n"
+        "12.2 Notices under this Section go to the addresses below.\n"
+        "12.3 Provider shall name Customer as an additional insured on its insurance policies.\n"
+    )
+    (match,) = [m for m in detect_topics(_parse(text)) if m.topic == "Insurance"]
+    assert match.clause_id == "12"
+    assert match.parts == ("12.1", "12.3")
 
 
 def test_a_review_analyses_each_clause_once(tmp_path: Path) -> None:

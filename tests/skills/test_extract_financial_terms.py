@@ -121,6 +121,22 @@ def test_english_words_and_figures_match() -> None:
     assert out.flags == []
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Liability shall not exceed ten\nmillion dollars ($10,000,000) in the aggregate.",
+        "The fee is twenty-\nfive thousand dollars ($25,000).",
+        "The fee is one hundred\nand fifty dollars ($150).",
+    ],
+)
+def test_words_wrapped_over_a_line_still_match_their_figures(text: str) -> None:
+    """A PDF wraps 'ten\nmillion dollars': the words run on across one line break."""
+    out = run(text)
+    (amount,) = out.amounts
+    assert amount.words_match_figures is True
+    assert out.flags == []
+
+
 def test_english_words_and_figures_mismatch() -> None:
     out = run("The fee is Ten Thousand Dollars ($1,000), payable within 10 business days.")
     (amount,) = out.amounts

@@ -152,6 +152,8 @@ def find_candidates(text: str) -> list[Candidate]:
         tok = match_token(text, s, allow_items=strength > WEAK)
         if tok is None:
             continue
+        if strength == STRONG and tok.kind is not ClauseKind.ITEM and _runs_on(text, s):
+            continue  # '… set forth in\nArticle 9. The Licensee …': a wrapped line
         if strength == WEAK and not _weak_ok(text, tok):
             continue
         # A block longer than _MAX_BLOCK is body text anyway; bounding the search keeps flattened
@@ -160,6 +162,28 @@ def find_candidates(text: str) -> list[Candidate]:
         be = _BLOCK_END_RE.search(text, tok.end, limit)
         found.append(Candidate(tok, strength, be.start() if be else limit))
     return found
+
+
+# Words a sentence cannot end on: a line ending with one runs on into the next.
+_RUNS_ON = frozenset(
+    {"in", "of", "to", "under", "and", "or", "the", "a", "an", "by", "with", "for", "per"}
+    | {"as", "at", "from", "than", "pursuant", "into", "upon", "between", "within", "without"}
+)
+
+
+def _runs_on(text: str, pos: int) -> bool:
+    """Whether the line before the one at `pos` ends mid-phrase ('… as set forth in')."""
+    line_start = text.rfind("\n", 0, pos)
+    if line_start <= 0:
+        return False
+    prev = text[text.rfind("\n", 0, line_start) + 1 : line_start].rstrip()
+    if not prev or prev[-1] in '.;:,)]"”':
+        return False
+    cut = prev.rfind(" ")
+    last = prev[cut + 1 :]
+    if last in ("and", "or") and prev[:cut].rstrip()[-1:] in (";", ","):
+        return False  # '…; and' closes a list item
+    return last in _RUNS_ON
 
 
 def _weak_ok(text: str, tok: Token) -> bool:

@@ -54,6 +54,7 @@ __all__ = [
     "build_generic_checklist",
     "detect_topics",
     "get_topic",
+    "load_topics",
 ]
 
 # --------------------------------------------------------------------------------------------
@@ -160,12 +161,13 @@ def _topic(entry: dict[str, Any]) -> Topic:
         raise _TopicError(f"topics.yaml, topic {entry.get('id')!r}: {exc}") from exc
 
 
-def _load_topics() -> tuple[Topic, ...]:
-    data = read_yaml(Path(__file__).with_name("topics.yaml").read_text(encoding="utf-8"))
+def load_topics(path: Path) -> tuple[Topic, ...]:
+    """The topics of a catalogue file in the format of `topics.yaml`."""
+    data = read_yaml(path.read_text(encoding="utf-8"))
     return tuple(_topic(entry) for entry in data["topics"])
 
 
-TOPICS: tuple[Topic, ...] = _load_topics()
+TOPICS: tuple[Topic, ...] = load_topics(Path(__file__).with_name("topics.yaml"))
 """The topic catalogue (`topics.yaml`), in a stable order."""
 
 CUAD_TOPICS: tuple[str, ...] = (
@@ -216,6 +218,10 @@ class TopicMatch:
     end_offset: int
     evidence: str = ""
     """The sentence that weighed most, whitespace-normalised, cut to 200 characters."""
+    parts: tuple[str, ...] = ()
+    """For a clause that stands for the topic in all its sub-clauses ('12. Insurance'), the
+    sub-clauses whose own words carry it: where the topic is written, for a reader or an
+    inventory that points at the exact clause."""
 
 
 _WS = re.compile(r"\s+")
@@ -477,8 +483,14 @@ def detect_topics(
     by_id = {sc.node.clause_id: sc for sc in scans}
     matches: list[TopicMatch] = []
     for topic in topics:
-        for c in _select(topic, _candidates(topic, scans), by_id):
+        cands = _candidates(topic, scans)
+        for c in _select(topic, cands, by_id):
             node = c.scan.node
+            parts = tuple(
+                o.scan.node.clause_id
+                for o in cands
+                if node.clause_id in o.scan.ancestors and o.own_score > 0
+            )
             matches.append(
                 TopicMatch(
                     topic_id=topic.topic_id,
@@ -490,6 +502,7 @@ def detect_topics(
                     start_offset=node.start_offset,
                     end_offset=node.end_offset,
                     evidence=c.evidence,
+                    parts=parts,
                 )
             )
     order = {t.topic_id: i for i, t in enumerate(topics)}

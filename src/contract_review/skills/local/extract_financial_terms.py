@@ -511,7 +511,10 @@ def _trie_pattern(words: list[str], *, word_start: bool) -> str:
 _EN_NUMBER_WORDS = list(ENGLISH_NUMBER_WORDS)
 _EN_NUM = re.compile(
     f"(?:{_trie_pattern(_EN_NUMBER_WORDS, word_start=True)})"
-    rf"(?:(?: and |[ \t]+|-[ \t]*)(?:{_trie_pattern(_EN_NUMBER_WORDS, word_start=False)}))*"
+    # words run on across one line break: a PDF wraps 'ten\nmillion dollars'
+    rf"(?:(?:(?:[ \t]+|[ \t]*\n[ \t]*)and(?:[ \t]+|[ \t]*\n[ \t]*)|[ \t]*\n[ \t]*|[ \t]+|"
+    rf"-[ \t]*\n?[ \t]*)"
+    rf"(?:{_trie_pattern(_EN_NUMBER_WORDS, word_start=False)}))*"
 )
 _KEYWORDS_EN = re.compile(
     _trie_pattern([w for w in _KEYWORD_CATEGORY if w.isascii()], word_start=True)
