@@ -549,6 +549,34 @@ class ReviewedClause(_Model):
     findings: ClauseFindings = Field(description="Risks, redlines (with status), deviations.")
 
 
+class InventoryEntry(_Model):
+    """One category of the clause inventory (the 41 CUAD categories): whether the contract
+    has it, where, and its value when the category has one."""
+
+    category: str = Field(description="CUAD category name, e.g. 'Governing Law'.")
+    present: bool = Field(description="Whether the contract has such a clause or value.")
+    clause_ids: list[str] = Field(
+        default_factory=list, description="Clauses holding it, in document order."
+    )
+    value: str = Field(
+        "",
+        description="The normalised value, for categories that have one: a name "
+        "('California'), an ISO date ('2016-09-23'), a period ('90 days', '1 year'), "
+        "'perpetual'; '' otherwise.",
+    )
+    quote: str = Field("", description="The contract's words the value was read from.")
+
+
+class ClauseInventory(_Model):
+    """The clause inventory of a contract: every category, present or not, in CUAD order."""
+
+    entries: list[InventoryEntry] = Field(description="One entry per category.")
+
+    def get(self, category: str) -> InventoryEntry | None:
+        """The entry of `category`, or None."""
+        return next((e for e in self.entries if e.category == category), None)
+
+
 class ReviewResult(_Model):
     """A finished (or partly finished) review, as the exports need it."""
 
@@ -576,6 +604,9 @@ class ReviewResult(_Model):
         default_factory=list, description="Hidden text found in the contract file."
     )
     is_complete: bool = Field(True, description="Whether every checklist item was reviewed.")
+    inventory: ClauseInventory | None = Field(
+        None, description="The contract's clause inventory, when its domain builds one."
+    )
     llm_model: str | None = Field(None, description="Chat model used, when LLM mode was on.")
     llm_usage: TokenUsage | None = Field(
         None, description="Model calls and tokens of this run, when LLM mode was on."

@@ -30,8 +30,10 @@ from contract_review.graph.builder import build_review_graph, item_keys, review_
 from contract_review.graph.context import RunContext
 from contract_review.graph.events import EventType, ReviewEvent
 from contract_review.models import (
+    ClauseInventory,
     DocumentFormat,
     DocumentRole,
+    DocumentStructure,
     ReviewChecklistItem,
     ReviewedClause,
     ReviewResult,
@@ -42,7 +44,7 @@ from contract_review.models import (
 from contract_review.parties import OurSide, find_parties, resolve_party
 from contract_review.playbook import load_playbook
 from contract_review.plugins import create_dispatcher, load_builtin_plugins
-from contract_review.plugins.registry import DomainPlugin, require_plugin
+from contract_review.plugins.registry import DomainPlugin, get_plugin, require_plugin
 from contract_review.skills.context import ReviewContext
 from contract_review.skills.dispatcher import SkillDispatcher
 from contract_review.tasks import (
@@ -376,6 +378,13 @@ def _llm_warnings(findings: list[ReviewedClause], llm_on: bool) -> list[str]:
     return warnings
 
 
+def _inventory(domain: str, structure: DocumentStructure | None) -> ClauseInventory | None:
+    plugin = get_plugin(domain)
+    if plugin is None or plugin.build_inventory is None or structure is None:
+        return None
+    return plugin.build_inventory(structure)
+
+
 def _write_outputs(
     manifest: TaskManifest,
     docs: list[TaskDocument],
@@ -421,6 +430,7 @@ def _write_outputs(
         ],
         hidden_text=list(content.hidden_spans) if content else [],
         is_complete=bool(final.get("is_complete")),
+        inventory=_inventory(options.domain, structure),
         llm_model=llm_model,
         llm_usage=llm_usage,
     )

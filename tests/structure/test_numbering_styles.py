@@ -316,9 +316,9 @@ def test_a_wrapped_line_is_not_a_heading() -> None:
     """'… set forth in\nArticle 9. The Licensee …': the line runs on from the one before; a
     list item after '; and' still opens its own clause."""
     text = (
-        "ARTICLE 1\nDEFINITIONS\n1.1 \"Licensed Product\" means any product subject to the rules "
+        'ARTICLE 1\nDEFINITIONS\n1.1 "Licensed Product" means any product subject to the rules '
         "set forth in\nArticle 9. The Licensee shall comply with them.\n"
-        "1.2 \"Territory\" means Canada; and\n1.3 \"Term\" means five years.\n"
+        '1.2 "Territory" means Canada; and\n1.3 "Term" means five years.\n'
         "ARTICLE 2\nGRANT\n2.1 License. Licensor grants a licence.\n"
         "ARTICLE 9\nRULES\n9.1 Rules apply.\n"
     )

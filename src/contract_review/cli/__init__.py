@@ -20,7 +20,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextC
 
 from contract_review.errors import InputError, LLMError
 
-from ._render import EventPrinter, render_checklist, render_playbook, render_skills, render_tree
+from ._render import (
+    EventPrinter,
+    render_checklist,
+    render_inventory,
+    render_playbook,
+    render_skills,
+    render_tree,
+)
 
 if TYPE_CHECKING:
     from contract_review.parties import Party
@@ -319,6 +326,51 @@ def checklist(
         sys.stdout.write(json.dumps(rows, ensure_ascii=False, indent=2) + "\n")
     else:
         render_checklist(_table_console(), rows)
+
+
+class InventoryFormat(StrEnum):
+    """How the inventory prints."""
+
+    TABLE = "table"
+    JSON = "json"
+    CSV = "csv"
+
+
+@app.command()
+def inventory(
+    file: Annotated[Path, typer.Argument(help="The contract.")],
+    domain: Annotated[str, typer.Option(help="generic, fidic or sha_spa.")] = "generic",
+    fmt: Annotated[InventoryFormat, typer.Option("--format", "-f")] = InventoryFormat.TABLE,
+) -> None:
+    """Print the clause inventory of a contract: each of the 41 CUAD categories, present or
+    not, the clauses and the value (governing law, dates, renewal, notice period …)."""
+    import csv
+
+    from contract_review.documents import load_task_document
+    from contract_review.models import DocumentRole
+    from contract_review.plugins.registry import get_plugin
+
+    with user_errors():
+        config = _parser_config(domain)
+        plugin = get_plugin(domain)
+        assert plugin is not None  # _parser_config checked the domain
+        if plugin.build_inventory is None:
+            raise InputError(f"domain '{domain}' has no clause inventory")
+        doc = load_task_document(file, DocumentRole.PRIMARY, parser_config=config)
+        assert doc.structure is not None
+        result = plugin.build_inventory(doc.structure)
+    rows = [e.model_dump(mode="json") for e in result.entries]
+    if fmt is InventoryFormat.JSON:
+        sys.stdout.write(json.dumps(rows, ensure_ascii=False, indent=2) + "\n")
+    elif fmt is InventoryFormat.CSV:
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(["category", "present", "clauses", "value", "quote"])
+        for e in result.entries:
+            writer.writerow(
+                [e.category, "yes" if e.present else "no", " ".join(e.clause_ids), e.value, e.quote]
+            )
+    else:
+        render_inventory(_table_console(), rows)
 
 
 @app.command()

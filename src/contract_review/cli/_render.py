@@ -107,6 +107,23 @@ def render_checklist(console: Console, rows: list[dict[str, Any]]) -> None:
     console.print(f"[dim]{len(rows)} items[/]")
 
 
+def render_inventory(console: Console, rows: list[dict[str, Any]]) -> None:
+    """Inventory entries as a table: category, present, clauses, value."""
+    table = Table()
+    for col in ("category", "present", "clauses", "value"):
+        table.add_column(col, overflow="fold")
+    for row in rows:
+        table.add_row(
+            escape(row["category"]),
+            "yes" if row["present"] else "[dim]no[/]",
+            escape(", ".join(row["clause_ids"][:4])),
+            escape(row["value"]),
+        )
+    console.print(table)
+    present = sum(1 for r in rows if r["present"])
+    console.print(f"[dim]{present} of {len(rows)} categories present[/]")
+
+
 # --------------------------------------------------------------------------------------------
 # Live review events
 # --------------------------------------------------------------------------------------------

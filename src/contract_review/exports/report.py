@@ -79,6 +79,11 @@ _LABELS: dict[str, dict[str, str]] = {
         "key_risks": "Key risks",
         "favourable": "Favourable to us",
         "missing": "Protections the contract lacks",
+        "inventory": "Clause inventory",
+        "inventory_intro": "What the contract has, category by category (CUAD categories).",
+        "category": "Category",
+        "present": "Present",
+        "value": "Value",
         "burdens": "against",
         "favourable_intro": "Terms that burden the other side: no risk for us; keep them in negotiation.",
         "no_risks": "No risks found.",
@@ -162,6 +167,11 @@ _LABELS: dict[str, dict[str, str]] = {
         "key_risks": "主要风险",
         "favourable": "对我方有利的条款",
         "missing": "合同缺少的保护性约定",
+        "inventory": "条款清单",
+        "inventory_intro": "合同逐类包含的条款（CUAD 分类）。",
+        "category": "类别",
+        "present": "有无",
+        "value": "内容",
         "burdens": "不利于",
         "favourable_intro": "以下条款的负担在对方：对我方不构成风险，谈判中宜予保留。",
         "no_risks": "未发现风险。",
@@ -653,6 +663,17 @@ def render_markdown(result: ReviewResult) -> str:
             lines.extend(_md_risk(risk, t))
         lines.append("")
 
+    if result.inventory is not None:
+        lines += [f"## {t('inventory')}", "", t("inventory_intro"), ""]
+        lines += [f"| {t('category')} | {t('present')} | {t('clause')} | {t('value')} |"]
+        lines += ["| --- | --- | --- | --- |"]
+        for entry in result.inventory.entries:
+            lines.append(
+                f"| {_md_inline(entry.category)} | {t('yes') if entry.present else t('no')} | "
+                f"{_md_inline(', '.join(entry.clause_ids[:3]))} | {_md_inline(entry.value)} |"
+            )
+        lines.append("")
+
     lines += [f"## {t('key_risks')}", ""]
     if not s.key_risks:
         lines += [t("no_risks"), ""]
@@ -1026,6 +1047,21 @@ def render_html(result: ReviewResult) -> str:
         out.append(f'<section id="missing"><h2>{_e(t("missing"))}</h2>')
         out.extend(_html_risk(risk, t) for risk in result.missing)
         out.append("</section>")
+
+    if result.inventory is not None:
+        out.append(f'<section id="inventory"><h2>{_e(t("inventory"))}</h2>')
+        out.append(f"<p>{_e(t('inventory_intro'))}</p><table>")
+        out.append(
+            f"<tr><th>{_e(t('category'))}</th><th>{_e(t('present'))}</th>"
+            f"<th>{_e(t('clause'))}</th><th>{_e(t('value'))}</th></tr>"
+        )
+        for entry in result.inventory.entries:
+            out.append(
+                f"<tr><td>{_e(entry.category)}</td>"
+                f"<td>{_e(t('yes') if entry.present else t('no'))}</td>"
+                f"<td>{_e(', '.join(entry.clause_ids[:3]))}</td><td>{_e(entry.value)}</td></tr>"
+            )
+        out.append("</table></section>")
 
     # Key risks grouped by severity
     out.append(f'<section id="key-risks"><h2>{_e(t("key_risks"))}</h2>')

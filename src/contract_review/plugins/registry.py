@@ -10,6 +10,7 @@ from contract_review.errors import InputError
 from contract_review.models import (
     BaselinePosition,
     ClauseFindings,
+    ClauseInventory,
     DocumentStructure,
     ReviewChecklistItem,
     TaskDocument,
@@ -50,6 +51,9 @@ ChecklistAdjuster = Callable[
 """(checklist, task documents) → the checklist adapted to the documents given (e.g. amendment
 skills on every item when Particular Conditions amend a baseline)."""
 
+InventoryBuilder = Callable[[DocumentStructure], ClauseInventory]
+"""structure → the contract's clause inventory (categories present, clauses, values)."""
+
 CrossClauseRule = Callable[[Mapping[str, ClauseFindings]], dict[str, ClauseFindings]]
 """All findings of a review (item key → findings) → the findings after a rule that needs the
 whole contract at once (e.g. an uncapped liability anywhere makes indemnities weigh more)."""
@@ -86,6 +90,9 @@ class DomainPlugin(BaseModel):
     )
     adjust_checklist: ChecklistAdjuster | None = Field(
         None, description="Adapts the checklist to the documents given."
+    )
+    build_inventory: InventoryBuilder | None = Field(
+        None, description="The clause inventory of a contract (present, clauses, values)."
     )
     cross_clause_rules: list[CrossClauseRule] = Field(
         default_factory=list, description="Rules applied to all findings once clauses are done."

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from contract_review.models import BaselinePosition, ReviewChecklistItem, TaskDocument
 from contract_review.playbook import Playbook, packaged_playbook
+from contract_review.plugins.generic.inventory import build_inventory
 from contract_review.plugins.registry import DomainPlugin, register_plugin
 from contract_review.plugins.rules import one_risk_per_quote, uncapped_liability_raises_indemnities
 
@@ -81,6 +82,7 @@ def generic_plugin() -> DomainPlugin:
         baselines=list(BASELINES),
         playbook=PLAYBOOK,
         adjust_checklist=with_position_checks,
+        build_inventory=build_inventory,
         cross_clause_rules=[one_risk_per_quote, uncapped_liability_raises_indemnities],
         prompt_hints=PROMPT_HINTS,
     )

@@ -107,6 +107,11 @@ class Topic:
     """At most this many clauses per document (the strongest)."""
 
     @cached_property
+    def forced(self) -> bool:
+        """Whether a rule of the topic counts even in a vetoed sentence."""
+        return any(r.force for r in self.rules)
+
+    @cached_property
     def gated_rules(self) -> tuple[GatedPattern, ...]:
         """The rules' patterns, each with its literal pre-filter (`text.literals`)."""
         return tuple(GatedPattern.of(r.pattern) for r in self.rules)
@@ -185,9 +190,6 @@ CUAD_TOPICS: tuple[str, ...] = (
     "Change of Control",
 )
 """Topic names that are CUAD category names, verbatim."""
-
-_FORCED = frozenset(t.topic_id for t in TOPICS if any(r.force for r in t.rules))
-"""Topics with rules that count even in vetoed sentences."""
 
 _BY_KEY: dict[str, Topic] = {t.topic_id: t for t in TOPICS} | {t.name: t for t in TOPICS}
 
@@ -364,7 +366,7 @@ def _score_sentences(topic: Topic, sentences: list[tuple[str, str]]) -> tuple[fl
             n.search(sentence, folded) for n in topic.gated_negatives
         )
         if vetoed:
-            if topic.topic_id not in _FORCED:
+            if not topic.forced:
                 continue
             hits = [i for i in hits if rules[i].force]
         weight = sum(rules[i].weight for i in hits)

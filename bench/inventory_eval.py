@@ -1,0 +1,219 @@
+"""Clause inventory against the CUAD dev labels: presence F1 per category and value accuracy.
+
+Presence: a category is present in a contract when CUAD labels a span for it; the inventory
+predicts it present or not. F1 per category over the contracts; macro F1 over the categories
+with at least 8 positive contracts in the dev slice (the rarer ones are reported as counts).
+With `--folds K` every figure is also given per fixed held-out fold (the split of
+`score_cuad_topics.py`): the protocol for changing the recognisers is to develop on the other
+folds and read the held-out one.
+
+Values, where CUAD's answer holds one (Document Name, Parties, Agreement Date, Effective Date,
+Expiration Date, Renewal Term, Notice Period to Terminate Renewal, Governing Law): dates to
+ISO, periods to a number and a unit, jurisdictions to their name, names compared without case
+and punctuation; accuracy = right values / contracts whose answer is not empty.
+
+    .venv/bin/python bench/inventory_eval.py [data_dir] [--folds 5] [--show CATEGORY]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import re
+import statistics
+import time
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from contract_review.models import ClauseInventory
+from contract_review.plugins.generic.inventory import (
+    CATEGORIES,
+    build_inventory,
+    normalise_jurisdiction,
+    normalise_period,
+)
+from contract_review.structure_parser import StructureParser
+
+DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "cuad_dev"
+VALUE_CATEGORIES = (
+    "Document Name",
+    "Parties",
+    "Agreement Date",
+    "Effective Date",
+    "Expiration Date",
+    "Renewal Term",
+    "Notice Period to Terminate Renewal",
+    "Governing Law",
+)
+MIN_POSITIVES = 8
+
+
+@dataclass
+class _Counts:
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+    tn: int = 0
+
+    def f1(self) -> float | None:
+        if self.tp + self.fp + self.fn == 0:
+            return None
+        return 2 * self.tp / (2 * self.tp + self.fp + self.fn)
+
+
+def _fold_of(name: str, k: int) -> int:
+    return int(hashlib.sha256(name.encode()).hexdigest(), 16) % k
+
+
+def _plain(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", " ", text.casefold()).strip()
+
+
+def _cuad_date(answer: str) -> str:
+    m = re.search(r"(\d{1,2})/(\d{1,2})/(\d{4})", answer)
+    if m is None:
+        return "perpetual" if "perpetu" in answer.lower() else ""
+    try:
+        return date(int(m.group(3)), int(m.group(1)), int(m.group(2))).isoformat()
+    except ValueError:
+        return ""
+
+
+def value_right(category: str, predicted: str, answer: str) -> bool:
+    """Whether the inventory's value matches CUAD's answer, both normalised."""
+    if category in ("Agreement Date", "Effective Date", "Expiration Date"):
+        return bool(predicted) and predicted == _cuad_date(answer)
+    if category in ("Renewal Term", "Notice Period to Terminate Renewal"):
+        gold = "perpetual" if "perpetu" in answer.lower() else normalise_period(answer)
+        return bool(predicted) and predicted == gold
+    if category == "Governing Law":
+        return _plain(predicted) == _plain(normalise_jurisdiction(answer))
+    if category == "Document Name":
+        return bool(predicted) and _plain(predicted) == _plain(answer)
+    # Parties: every party found is named in the answer, and at least two are found.
+    names = [n for n in predicted.split("; ") if n]
+    gold = _plain(answer)
+    return len(names) >= 2 and all(_plain(n) in gold for n in names)
+
+
+def evaluate(data_dir: Path, k: int = 0) -> dict[str, Any]:
+    """Presence counts and value results per category (and per fold when `k`)."""
+    records: list[dict[str, Any]] = json.loads((data_dir / "labels.json").read_text("utf-8"))
+    parser = StructureParser()
+    presence: dict[tuple[int, str], _Counts] = {}
+    values: dict[tuple[int, str], list[bool]] = {}
+    positives: dict[str, int] = dict.fromkeys(CATEGORIES, 0)
+    misses: dict[str, list[str]] = {c: [] for c in CATEGORIES}
+    seconds = 0.0
+    for record in records:
+        name = str(record["txt_file"])
+        fold = _fold_of(name, k) if k else 0
+        text = (data_dir / "contracts" / name).read_text(encoding="utf-8")
+        structure = parser.parse(text, document_id=name)
+        t0 = time.perf_counter()
+        inventory: ClauseInventory = build_inventory(structure)
+        seconds += time.perf_counter() - t0
+        labels: dict[str, Any] = record["labels"]
+        for category in CATEGORIES:
+            label = labels.get(category, {})
+            gold = bool(label.get("spans"))
+            entry = inventory.get(category)
+            assert entry is not None
+            positives[category] += gold
+            for key in ((fold, category), (-1, category)):
+                c = presence.setdefault(key, _Counts())
+                c.tp += gold and entry.present
+                c.fp += entry.present and not gold
+                c.fn += gold and not entry.present
+                c.tn += not gold and not entry.present
+            answer = str(label.get("answer") or "")
+            if category in VALUE_CATEGORIES and gold and answer.strip():
+                right = value_right(category, entry.value, answer)
+                for key in ((fold, category), (-1, category)):
+                    values.setdefault(key, []).append(right)
+                if not right:
+                    misses[category].append(f"{name[:40]}: got {entry.value!r}, CUAD {answer!r}")
+            elif gold != entry.present:
+                misses[category].append(
+                    f"{name[:40]}: {'missed' if gold else 'false'} {entry.clause_ids[:3]}"
+                )
+    return {
+        "presence": presence,
+        "values": values,
+        "positives": positives,
+        "misses": misses,
+        "folds": k,
+        "contracts": len(records),
+        "seconds": seconds,
+    }
+
+
+def _fmt(x: float | None) -> str:
+    return "   -  " if x is None else f"{x:6.3f}"
+
+
+def report(result: dict[str, Any]) -> str:
+    """The figures as a printable table."""
+    presence: dict[tuple[int, str], _Counts] = result["presence"]
+    values: dict[tuple[int, str], list[bool]] = result["values"]
+    positives: dict[str, int] = result["positives"]
+    k: int = result["folds"]
+    lines = [
+        f"{'category':<36} {'pos':>4} {'tp':>4} {'fp':>4} {'fn':>4} {'F1':>6}  {'value':>11}",
+        "-" * 78,
+    ]
+    main = [c for c in CATEGORIES if positives[c] >= MIN_POSITIVES]
+    for category in CATEGORIES:
+        c = presence[(-1, category)]
+        v = values.get((-1, category))
+        value = f"{sum(v):>3}/{len(v):<3} {sum(v) / len(v):.2f}" if v else ""
+        mark = "" if category in main else " *"
+        lines.append(
+            f"{category + mark:<36} {positives[category]:>4} {c.tp:>4} {c.fp:>4} {c.fn:>4} "
+            f"{_fmt(c.f1())}  {value:>11}"
+        )
+    lines.append("-" * 78)
+    f1s = [f for c in main if (f := presence[(-1, c)].f1()) is not None]
+    lines.append(
+        f"macro F1 over the {len(main)} categories with >= {MIN_POSITIVES} positives: "
+        f"{statistics.fmean(f1s):.3f}   (* rarer: counts only)"
+    )
+    all_values = [x for c in VALUE_CATEGORIES for x in values.get((-1, c), [])]
+    if all_values:
+        lines.append(
+            f"value accuracy, {len(VALUE_CATEGORIES)} categories pooled: "
+            f"{sum(all_values)}/{len(all_values)} = {sum(all_values) / len(all_values):.3f}"
+        )
+    for fold in range(k):
+        fold_f1 = [
+            f for c in main if (fc := presence.get((fold, c))) and (f := fc.f1()) is not None
+        ]
+        fold_v = [x for c in VALUE_CATEGORIES for x in values.get((fold, c), [])]
+        lines.append(
+            f"fold {fold + 1} held out: macro F1 {statistics.fmean(fold_f1):.3f}, value accuracy "
+            f"{sum(fold_v) / len(fold_v) if fold_v else 0:.3f} ({len(fold_v)} values)"
+        )
+    lines.append(f"{result['contracts']} contracts; inventory time {result['seconds']:.2f} s")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    """Run the evaluation and print its figures."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    ap.add_argument("data_dir", nargs="?", type=Path, default=DEFAULT_DATA)
+    ap.add_argument("--folds", type=int, default=0)
+    ap.add_argument("--show", default="", help="Print the misses of this category.")
+    args = ap.parse_args()
+    if not (args.data_dir / "labels.json").exists():
+        raise SystemExit(f"no labels.json under {args.data_dir}")
+    result = evaluate(args.data_dir, args.folds)
+    print(report(result))
+    if args.show:
+        print("\n".join(result["misses"].get(args.show, [])))
+
+
+if __name__ == "__main__":
+    main()

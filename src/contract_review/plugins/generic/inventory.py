@@ -1,0 +1,578 @@
+"""Clause inventory: the 41 CUAD categories of a commercial contract — present or not, the
+clauses, and the value of the categories that have one.
+
+Clause categories are found by the topic recogniser of `topics.py`: the checklist's topics
+(`topics.yaml`) and the categories only the inventory needs (`inventory.yaml`) are one
+catalogue read by one engine. Values are read from the clauses found (the governing law from
+the Governing Law clause, the notice period from the renewal clause) and from the head of the
+document (its name, parties and dates), and normalised: dates to ISO, periods to a number and a
+unit ('90 days'), jurisdictions to their name ('California').
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+from contract_review.models import ClauseInventory, ClauseNode, DocumentStructure, InventoryEntry
+from contract_review.parties import find_parties, is_pronoun
+from contract_review.text.numerals import (
+    ENGLISH_NUMBER_WORDS,
+    chinese_to_int,
+    english_words_to_int,
+)
+
+from .topics import TOPICS, Topic, detect_topics, load_topics
+
+__all__ = [
+    "CATEGORIES",
+    "INVENTORY_TOPICS",
+    "build_inventory",
+    "find_dates",
+    "normalise_jurisdiction",
+    "normalise_period",
+]
+
+CATEGORIES: tuple[str, ...] = (
+    "Document Name",
+    "Parties",
+    "Agreement Date",
+    "Effective Date",
+    "Expiration Date",
+    "Renewal Term",
+    "Notice Period to Terminate Renewal",
+    "Governing Law",
+    "Most Favored Nation",
+    "Competitive Restriction Exception",
+    "Non-Compete",
+    "Exclusivity",
+    "No-Solicit of Customers",
+    "No-Solicit of Employees",
+    "Non-Disparagement",
+    "Termination for Convenience",
+    "Rofr/Rofo/Rofn",
+    "Change of Control",
+    "Anti-Assignment",
+    "Revenue/Profit Sharing",
+    "Price Restrictions",
+    "Minimum Commitment",
+    "Volume Restriction",
+    "IP Ownership Assignment",
+    "Joint IP Ownership",
+    "License Grant",
+    "Non-Transferable License",
+    "Affiliate License-Licensor",
+    "Affiliate License-Licensee",
+    "Unlimited/All-You-Can-Eat-License",
+    "Irrevocable or Perpetual License",
+    "Source Code Escrow",
+    "Post-Termination Services",
+    "Audit Rights",
+    "Uncapped Liability",
+    "Cap on Liability",
+    "Liquidated Damages",
+    "Warranty Duration",
+    "Insurance",
+    "Covenant Not to Sue",
+    "Third Party Beneficiary",
+)
+"""The 41 CUAD categories, in CUAD's order."""
+
+
+INVENTORY_TOPICS: tuple[Topic, ...] = load_topics(Path(__file__).with_name("inventory.yaml"))
+"""Recognisers of the categories the checklist does not review (`inventory.yaml`)."""
+
+_ALL_TOPICS = (*TOPICS, *INVENTORY_TOPICS)
+
+# --------------------------------------------------------------------------------------------
+# Values: dates, periods, jurisdictions
+# --------------------------------------------------------------------------------------------
+
+_MONTHS = {
+    m: i
+    for i, names in enumerate(
+        (
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sep", "sept"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ),
+        1,
+    )
+    for m in names
+}
+_MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
+_YEAR = r"(?P<year>(?:19|20)\d\d)"
+_DATE_FORMS = (
+    # 'September 23, 2016', 'Sept. 23rd 2016'
+    re.compile(r"\b" + _MONTH + r"[ \t\n]+" + _DAY + r",?[ \t\n]+" + _YEAR, re.IGNORECASE),
+    # '23 September 2016', '23rd day of September, 2016', 'the 1st of May 2020'
+    re.compile(
+        r"\b" + _DAY + r"[ \t\n]+(?:day[ \t\n]+)?(?:of[ \t\n]+)?" + _MONTH + r",?[ \t\n]+"
+        r"(?:in[ \t\n]+the[ \t\n]+year[ \t\n]+)?" + _YEAR,
+        re.IGNORECASE,
+    ),
+    # '9/23/2016', '09-23-2016' (US order, as EDGAR filings write them)
+    re.compile(r"\b(?P<month>[01]?\d)[/-](?P<day>[0-3]?\d)[/-]" + _YEAR + r"\b"),
+    # '2016-09-23'
+    re.compile(r"\b" + _YEAR + r"-(?P<month>[01]\d)-(?P<day>[0-3]\d)\b"),
+    # '2016年9月23日'
+    re.compile(_YEAR + r"\s*年\s*(?P<month>[01]?\d)\s*月\s*(?P<day>[0-3]?\d)\s*日"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class FoundDate:
+    """A calendar date written in the text."""
+
+    start: int
+    end: int
+    value: date
+
+
+def find_dates(text: str) -> list[FoundDate]:
+    """Every date written in `text`, in order ('September 23, 2016', '23rd day of September,
+    2016', '9/23/2016', '2016-09-23', '2016年9月23日')."""
+    found: dict[int, FoundDate] = {}
+    for pattern in _DATE_FORMS:
+        for m in pattern.finditer(text):
+            month_text = m.group("month").lower().rstrip(".")
+            month = _MONTHS.get(month_text) or (int(month_text) if month_text.isdigit() else 0)
+            try:
+                value = date(int(m.group("year")), month, int(m.group("day")))
+            except ValueError:
+                continue
+            if m.start() not in found:
+                found[m.start()] = FoundDate(m.start(), m.end(), value)
+    return [found[k] for k in sorted(found)]
+
+
+_WORD_NUMBER = "|".join(
+    sorted((w for w in ENGLISH_NUMBER_WORDS if w.isalpha()), key=len, reverse=True)
+)
+_NUMBER = r"(?P<num>\d{1,4}|(?:" + _WORD_NUMBER + r")(?:[- ](?:" + _WORD_NUMBER + r"))?|an?(?= ))\b"
+_UNIT = r"(?P<unit>business days?|calendar days?|days?|weeks?|months?|years?|日|天|个月|月|年)"
+_PERIOD = re.compile(
+    r"(?:"
+    + _NUMBER
+    + r"[ \t\n]*(?:\([ \t]*(?P<paren>\d{1,4})[ \t]*\)[ \t\n]*)?[- ]?"
+    + _UNIT
+    + r"\b)",
+    re.IGNORECASE,
+)
+_ZH_PERIOD = re.compile(r"(?P<num>[\d一二两三四五六七八九十百]+)\s*(?P<unit>个月|日|天|月|年)")
+_UNIT_NAMES = {"日": "day", "天": "day", "个月": "month", "月": "month", "年": "year"}
+
+
+def _period_value(num: str, paren: str | None) -> int | None:
+    if paren:
+        return int(paren)
+    if num.isdigit():
+        return int(num)
+    if num.lower() in ("a", "an", "one"):
+        return 1
+    value = english_words_to_int(num.lower().replace("-", " "))
+    if value is None:
+        value = chinese_to_int(
+            num, extended=False, digit_string=False, bare_units=True, arabic=True
+        )
+    return value
+
+
+def normalise_period(text: str) -> str:
+    """The first period in `text` as 'N unit(s)' ('ninety (90) days' → '90 days', 'one-year'
+    → '1 year', '三十日' → '30 days'); '' when there is none."""
+    best: tuple[int, str] | None = None
+    for pattern in (_PERIOD, _ZH_PERIOD):
+        for m in pattern.finditer(text):
+            groups = m.groupdict()
+            value = _period_value(m.group("num"), groups.get("paren"))
+            if not value:
+                continue
+            raw = m.group("unit").lower()
+            unit = _UNIT_NAMES.get(raw, raw.replace("calendar ", "").rstrip("s"))
+            if best is None or m.start() < best[0]:
+                best = (m.start(), f"{value} {unit}{'s' if value != 1 else ''}")
+            break
+    return best[1] if best else ""
+
+
+_JURISDICTION = re.compile(
+    r"laws?[ \t\n]+(?:and[ \t\n]+regulations[ \t\n]+)?(?:in[ \t\n]+force[ \t\n]+)?(?:of|in)[ \t\n]+"
+    r"(?:the[ \t\n]+)?(?:(?:State|Commonwealth|Province|Republic)[ \t\n]+of[ \t\n]+)?"
+    r"(?P<name>[A-Z][\w'-]*(?:[ \t\n]+(?:of[ \t\n]+|and[ \t\n]+)?[A-Z][\w'-]*){0,4})"
+)
+_GOVERNED = re.compile(
+    r"govern(?:ed|s)\b|constru(?:ed|ction)\b|interpret|applicable[ \t\n]+law|适用|管辖", re.I
+)
+_ZH_JURISDICTION = re.compile(
+    r"(?P<name>中华人民共和国|中国|香港特别行政区|香港|新加坡|英国|美国)[^，。；]{0,6}法律"
+)
+_ZH_NAMES = {
+    "中华人民共和国": "People's Republic of China",
+    "中国": "People's Republic of China",
+    "香港特别行政区": "Hong Kong",
+    "香港": "Hong Kong",
+    "新加坡": "Singapore",
+    "英国": "England and Wales",
+    "美国": "United States",
+}
+_NOT_PLACES = frozenset(["the", "this", "such", "any", "applicable", "all", "each"])
+
+
+def normalise_jurisdiction(name: str) -> str:
+    """A governing law as its place's name: 'the State of New York, U.S.A.' → 'New York'."""
+    name = re.sub(r"\s+", " ", name).strip(" .,;")
+    name = re.sub(r"^(?:the )?(?:State|Commonwealth|Province|Republic) of ", "", name, flags=re.I)
+    name = re.sub(
+        r"(?:,? (?:U\.S\.A|USA|United States(?: of America)?)\.?|,? without .*)$", "", name
+    )
+    return _ZH_NAMES.get(name, name)
+
+
+_PLACE_NAME = r"(?P<name>[A-Z][\w'-]*(?:[ \t\n]+(?:of[ \t\n]+)?[A-Z][\w'-]*){0,3})"
+_STATE_OF = re.compile(r"\b(?:State|Commonwealth|Province)[ \t\n]+of[ \t\n]+" + _PLACE_NAME)
+_NAME_LAW = re.compile(r"\bby[ \t\n]+(?:the[ \t\n]+)?" + _PLACE_NAME + r"[ \t\n]+law\b")
+
+
+def _governing_law(text: str) -> tuple[str, str]:
+    zh = _ZH_JURISDICTION.search(text)
+    if zh is not None:
+        return _ZH_NAMES[zh.group("name")], zh.group()
+    for pattern in (_STATE_OF, _NAME_LAW):
+        m = pattern.search(text)
+        if m is not None:
+            return normalise_jurisdiction(m.group("name")), m.group()
+    for m in _JURISDICTION.finditer(text):
+        name = m.group("name")
+        if name.split()[0].lower() in _NOT_PLACES:
+            continue
+        # 'the State of New York and the United States' keeps the state
+        name = re.split(
+            r"[ \t\n]+(?:and|without|excluding|including)[ \t\n]+(?:the[ \t\n]+)?(?:United|its|any|regard|conflict)",
+            name,
+        )[0]
+        return normalise_jurisdiction(name), m.group()
+    return "", ""
+
+
+# --------------------------------------------------------------------------------------------
+# The head of the document: name, parties, dates
+# --------------------------------------------------------------------------------------------
+
+_TITLE_WORDS = re.compile(
+    r"\b(?:AGREEMENT|CONTRACT|LICEN[CS]E|LEASE|ADDENDUM|AMENDMENT|MEMORANDUM|DEED|"
+    r"INDENTURE|TERMS|ORDER|PLAN|NOTE|协议|合同)\b|协议|合同",
+    re.IGNORECASE,
+)
+_NOT_TITLE = re.compile(
+    r"^\W*(?:exhibit|table of contents|execution|confidential|source:|page)\b", re.I
+)
+_THIS_NAME = re.compile(
+    r"\b(?:This|THIS)[ \t\n]+(?P<name>(?:[A-Z][\w&,'-]*[ \t\n]+){0,8}?(?:Agreement|AGREEMENT|Contract|CONTRACT))\b"
+)
+
+
+def _head(structure: DocumentStructure, size: int = 3000) -> tuple[int, str]:
+    """The first `size` characters of the document (its title, preamble and first clause)."""
+    first = structure.clauses[0] if structure.clauses else None
+    if first is None:
+        return 0, ""
+    parts = []
+    for c in structure.clauses:
+        parts.append(c.text)
+        if sum(len(p) for p in parts) >= size:
+            break
+    return first.start_offset, "\n".join(parts)[:size]
+
+
+def _document_name(head: str) -> str:
+    for line in head.splitlines()[:25]:
+        words = re.sub(r"\s+", " ", line).strip(" *#_")
+        if not words or _NOT_TITLE.match(words) or len(words) > 120:
+            continue
+        for piece in re.split(r" {3,}|\t", line):
+            piece = re.sub(r"\s+", " ", piece).strip(" *#_")
+            if (
+                piece
+                and _TITLE_WORDS.search(piece)
+                and (piece.isupper() or piece.istitle() or re.search(r"协议|合同", piece))
+                and len(piece.split()) <= 12
+            ):
+                return piece
+    m = _THIS_NAME.search(head)
+    return re.sub(r"\s+", " ", m.group("name")) if m else ""
+
+
+_DATED = re.compile(
+    r"\b(?:dated|made|entered[ \t\n]+into|executed|as[ \t\n]+of|effective|signed|"
+    r"day[ \t\n]+of|签订|签署|订立)\b",
+    re.IGNORECASE,
+)
+_EFFECTIVE = re.compile(r"\beffective\b|生效", re.IGNORECASE)
+_AS_AGREED = re.compile(
+    r"date[ \t\n]+(?:first[ \t\n]+)?(?:written|set[ \t\n]+forth|stated|above)|date[ \t\n]+hereof|"
+    r"date[ \t\n]+of[ \t\n]+this[ \t\n]+agreement|execution[ \t\n]+date",
+    re.IGNORECASE,
+)
+
+
+def _agreement_date(head: str, repeated: frozenset[str]) -> tuple[date | None, str]:
+    dates = [d for d in find_dates(head) if _line_of(head, d.start) not in repeated]
+    for d in dates:
+        context = head[max(0, d.start - 120) : d.start]
+        if _DATED.search(context):
+            return d.value, head[max(0, d.start - 40) : d.end]
+    if dates:
+        d = dates[0]
+        return d.value, head[max(0, d.start - 40) : d.end]
+    return None, ""
+
+
+def _line_of(text: str, pos: int) -> str:
+    start = text.rfind("\n", 0, pos) + 1
+    end = text.find("\n", pos)
+    return text[start : end if end != -1 else len(text)].strip()
+
+
+def _repeated_lines(structure: DocumentStructure) -> frozenset[str]:
+    """Lines written three times or more: running heads and footers ('Source: ACME, S-1,
+    1/12/2018'), whose dates are not the contract's."""
+    counts: dict[str, int] = {}
+    for c in structure.clauses:
+        for line in c.text.splitlines():
+            line = line.strip()
+            if 3 < len(line) < 200:
+                counts[line] = counts.get(line, 0) + 1
+    return frozenset(line for line, n in counts.items() if n >= 3)
+
+
+def _effective_date(
+    structure: DocumentStructure, head: str, agreed: date | None, repeated: frozenset[str]
+) -> tuple[date | None, str]:
+    for term, defined in structure.definitions.items():
+        if term.casefold() not in ("effective date", "commencement date", "生效日"):
+            continue
+        found = find_dates(defined.definition)
+        if found:
+            return found[0].value, defined.definition[:200]
+        if _AS_AGREED.search(defined.definition) and agreed is not None:
+            return agreed, defined.definition[:200]
+    for d in find_dates(head):
+        if _line_of(head, d.start) in repeated:
+            continue
+        before = head[max(0, d.start - 80) : d.start]
+        if _EFFECTIVE.search(before):
+            return d.value, head[max(0, d.start - 40) : d.end]
+    # 'effective as of the date first written above', an 'Effective Date' used but dated only
+    # in the heading: the contract takes effect on its date
+    whole = "\n".join(c.text for c in structure.clauses)
+    if agreed is not None and re.search(r"Effective Date|effective (?:as of|on)|生效", whole):
+        return agreed, ""
+    return None, ""
+
+
+# --------------------------------------------------------------------------------------------
+# Term, renewal and notice
+# --------------------------------------------------------------------------------------------
+
+_PERPETUAL = re.compile(
+    r"\bperpetu(?:al|ity)\b|\bin[ \t\n]+force[ \t\n]+until[ \t\n]+terminated\b|"
+    r"\bcontinue[ \t\n]+(?:in[ \t\n]+(?:full[ \t\n]+)?(?:force|effect)[ \t\n]+)?(?:and[ \t\n]+effect[ \t\n]+)?"
+    r"until[ \t\n]+terminated\b|\bindefinite(?:ly)?\b|长期有效|无固定期限",
+    re.IGNORECASE,
+)
+_TERM_WORDS = re.compile(
+    r"\bterm\b|\bexpire|\bremain[ \t\n]+in[ \t\n]+(?:full[ \t\n]+)?(?:force|effect)|"
+    r"\bcontinue[ \t\n]+(?:in[ \t\n]+(?:full[ \t\n]+)?(?:force|effect)|for)|有效期|期限",
+    re.IGNORECASE,
+)
+_SENTENCE_SPLIT = re.compile(r"(?<=[.;。；])\s+|\n\s*\n")
+
+
+def _sentences(text: str) -> list[str]:
+    return [s for s in _SENTENCE_SPLIT.split(text) if s.strip()]
+
+
+_UNTIL = re.compile(r"\b(?:until|through|expire[sd]?[ \t\n]+on|ending[ \t\n]+on|to)\b|至|止", re.I)
+_FROM = re.compile(r"\b(?:from|after|following|commencing|beginning|of)\b|自|起", re.I)
+
+
+_OWN_TERM = re.compile(
+    r"\b(?:this|the)[ \t\n]+(?:agreement|contract)\b.{0,80}\b(?:term|expire|continue|remain)|"
+    r"\b(?:initial[ \t\n]+)?term[ \t\n]+of[ \t\n]+(?:this|the)[ \t\n]+(?:agreement|contract)\b|本(?:合同|协议)",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def _expiration(
+    structure: DocumentStructure,
+    clause_texts: list[str],
+    start: date | None,
+    *,
+    own_term_only: bool = False,
+) -> tuple[str, str] | None:
+    """(value, sentence) of the initial term's end: an ISO date or 'perpetual'; None when no
+    sentence says. `own_term_only`: read only sentences about the contract's own term."""
+    for text in clause_texts:
+        for sentence in _sentences(text):
+            if len(sentence) > 1500 or not _TERM_WORDS.search(sentence):
+                continue
+            if own_term_only and not _OWN_TERM.search(sentence):
+                continue
+            if re.search(r"renew|extend|续", sentence, re.I) and not re.search(
+                r"initial", sentence, re.I
+            ):
+                continue
+            for d in find_dates(sentence):
+                if _UNTIL.search(sentence[max(0, d.start - 30) : d.start]):
+                    return d.value.isoformat(), sentence.strip()
+            period = normalise_period(sentence)
+            if period and start is not None and _FROM.search(sentence):
+                n, unit = period.split(" ", 1)
+                if unit.startswith("year"):
+                    end = _add_months(start, 12 * int(n))
+                elif unit.startswith("month"):
+                    end = _add_months(start, int(n))
+                else:
+                    continue
+                # a term of N years from a date runs to its anniversary
+                return end.isoformat(), sentence.strip()
+            if _PERPETUAL.search(sentence):
+                return "perpetual", sentence.strip()
+    return None
+
+
+def _add_months(start: date, months: int) -> date:
+    """`start` moved by whole months, on the same day or the month's last day."""
+    index = start.year * 12 + start.month - 1 + months
+    year, month = divmod(index, 12)
+    for day in (start.day, 30, 29, 28):
+        try:
+            return date(year, month + 1, min(start.day, day))
+        except ValueError:
+            continue
+    return date(year, month + 1, 28)
+
+
+_RENEWAL = re.compile(r"renew|extend|extension|续期|续约|延长", re.IGNORECASE)
+_NOTICE = re.compile(
+    r"(?:notice|notif|通知)[^.;。；]{0,200}|[^.;。；]{0,200}(?:prior|before|preceding|advance|前)",
+    re.IGNORECASE,
+)
+
+
+def _renewal(texts: list[str]) -> tuple[str, str]:
+    for text in texts:
+        for sentence in _sentences(text):
+            if not _RENEWAL.search(sentence):
+                continue
+            at = _RENEWAL.search(sentence)
+            assert at is not None
+            period = normalise_period(sentence[at.start() :])
+            if period and not re.search(
+                r"notice|通知", sentence[at.start() : at.start() + 60], re.I
+            ):
+                return period, sentence.strip()
+    return "", ""
+
+
+def _notice_period(texts: list[str]) -> tuple[str, str]:
+    for text in texts:
+        for sentence in _sentences(text):
+            if not (_RENEWAL.search(sentence) or re.search(r"non-?renew|expir", sentence, re.I)):
+                continue
+            m = re.search(
+                r"(?:(?:at[ \t\n]+least|not[ \t\n]+less[ \t\n]+than|no[ \t\n]+less[ \t\n]+than|"
+                r"minimum[ \t\n]+of|within|提前)[ \t\n]*)?[^.;。；]{0,40}?"
+                r"(?:prior|before|preceding|in[ \t\n]+advance|advance|前)",
+                sentence,
+                re.IGNORECASE,
+            )
+            if m is None:
+                continue
+            window = sentence[max(0, m.start() - 60) : m.end()]
+            period = normalise_period(window)
+            if period and re.search(r"notice|notif|通知|written", sentence, re.I):
+                return period, sentence.strip()
+    return "", ""
+
+
+# --------------------------------------------------------------------------------------------
+# The inventory
+# --------------------------------------------------------------------------------------------
+
+
+def _body(clause: ClauseNode) -> str:
+    """The clause's text after its number and heading."""
+    return clause.text[clause.body_offset - clause.start_offset :]
+
+
+def build_inventory(structure: DocumentStructure) -> ClauseInventory:
+    """Every CUAD category of the contract: present or not, the clauses, the value."""
+    found: dict[str, list[str]] = {}
+    for match in detect_topics(structure, _ALL_TOPICS):
+        ids = found.setdefault(match.topic, [])
+        if match.clause_id not in ids:
+            ids.append(match.clause_id)
+    texts = {
+        name: [_body(c) for cid in ids if (c := structure.get_clause(cid)) is not None]
+        for name, ids in found.items()
+    }
+    offset, head = _head(structure)
+    del offset
+    values: dict[str, tuple[str, str]] = {}
+    values["Document Name"] = (name := _document_name(head), name)
+    parties = [p.name for p in find_parties(structure) if not is_pronoun(p.name)]
+    values["Parties"] = ("; ".join(dict.fromkeys(parties)), "")
+    repeated = _repeated_lines(structure)
+    agreed, agreed_quote = _agreement_date(head, repeated)
+    values["Agreement Date"] = (agreed.isoformat() if agreed else "", agreed_quote)
+    effective, effective_quote = _effective_date(structure, head, agreed, repeated)
+    values["Effective Date"] = (effective.isoformat() if effective else "", effective_quote)
+    term_texts = [
+        _body(c) for c in structure.iter_clauses() if re.search(r"\bterm\b|期限", c.title, re.I)
+    ] + texts.get("Renewal Term", [])
+    start = effective or agreed
+    values["Expiration Date"] = (
+        _expiration(structure, term_texts, start)
+        or _expiration(structure, [c.text for c in structure.clauses], start, own_term_only=True)
+        or ("", "")
+    )
+    renewal_texts = texts.get("Renewal Term", []) + texts.get(
+        "Notice Period to Terminate Renewal", []
+    )
+    values["Renewal Term"] = _renewal(renewal_texts)
+    values["Notice Period to Terminate Renewal"] = _notice_period(renewal_texts)
+    values["Governing Law"] = _governing_law("\n".join(texts.get("Governing Law", [])))
+    if not values["Governing Law"][0]:
+        # the clause was not recognised: a sentence anywhere that says which law governs
+        governed = (
+            sentence
+            for c in structure.clauses
+            for sentence in _sentences(c.text)
+            if len(sentence) < 1500 and _GOVERNED.search(sentence)
+        )
+        values["Governing Law"] = _governing_law("\n".join(governed))
+    entries = []
+    for category in CATEGORIES:
+        value, quote = values.get(category, ("", ""))
+        ids = found.get(category, [])
+        present = bool(ids) or bool(value)
+        entries.append(
+            InventoryEntry(
+                category=category, present=present, clause_ids=ids, value=value, quote=quote
+            )
+        )
+    return ClauseInventory(entries=entries)

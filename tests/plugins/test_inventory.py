@@ -1,0 +1,195 @@
+"""The clause inventory: every CUAD category present or not, its clauses, and the values
+(dates to ISO, periods to a number and a unit, jurisdictions to their name)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from datetime import date
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from contract_review.cli import app
+from contract_review.config import Settings
+from contract_review.plugins.generic.inventory import (
+    CATEGORIES,
+    build_inventory,
+    find_dates,
+    normalise_jurisdiction,
+    normalise_period,
+)
+from contract_review.review import ReviewOptions, start_review
+from contract_review.structure_parser import StructureParser
+
+LICENCE = """Exhibit 10.7
+
+SOFTWARE LICENSE AGREEMENT
+
+This Software License Agreement (the "Agreement") is entered into as of the 23rd day of
+September, 2016 (the "Effective Date") by and between Harbor Analytics, Inc., a Delaware
+corporation ("Licensor"), and Meridian Foods LLC, an Ohio limited liability company
+("Licensee").
+
+1. License Grant
+1.1 Licensor hereby grants to Licensee a non-exclusive, non-transferable license to use the
+Software in the Territory. Licensee may not sublicense or assign the license.
+
+2. Term and Renewal
+2.1 This Agreement shall commence on the Effective Date and continue for a period of three (3)
+years. Thereafter it shall automatically renew for successive one (1) year periods unless
+either party gives written notice of non-renewal at least ninety (90) days prior to the end of
+the then-current term.
+
+3. Fees and Audit
+3.1 Licensee shall pay the fees in Schedule A. Licensor may, upon thirty (30) days' notice,
+audit Licensee's books and records once per calendar year.
+
+4. Limitation of Liability
+4.1 In no event shall either party's aggregate liability exceed the fees paid in the twelve
+(12) months preceding the claim.
+
+5. Assignment
+5.1 Neither party may assign this Agreement without the prior written consent of the other
+party.
+
+6. Governing Law
+6.1 This Agreement shall be governed by the laws of the State of New York, without regard to
+its conflict of laws principles.
+"""
+
+
+def _inventory(text: str) -> dict[str, tuple[bool, list[str], str]]:
+    inv = build_inventory(StructureParser().parse(text, document_id="t"))
+    return {e.category: (e.present, e.clause_ids, e.value) for e in inv.entries}
+
+
+def test_every_category_in_cuad_order() -> None:
+    inv = build_inventory(StructureParser().parse(LICENCE))
+    assert [e.category for e in inv.entries] == list(CATEGORIES)
+    assert len(CATEGORIES) == 41
+
+
+def test_values_of_a_licence() -> None:
+    got = _inventory(LICENCE)
+    assert got["Document Name"][2] == "SOFTWARE LICENSE AGREEMENT"
+    assert got["Parties"][2] == "Harbor Analytics, Inc.; Meridian Foods LLC"
+    assert got["Agreement Date"][2] == "2016-09-23"
+    assert got["Effective Date"][2] == "2016-09-23"
+    assert got["Expiration Date"][2] == "2019-09-23"
+    assert got["Renewal Term"][2] == "1 year"
+    assert got["Notice Period to Terminate Renewal"][2] == "90 days"
+    assert got["Governing Law"][2] == "New York"
+
+
+def test_clauses_present_and_absent() -> None:
+    got = _inventory(LICENCE)
+    for category, clause in [
+        ("License Grant", "1.1"),
+        ("Non-Transferable License", "1.1"),
+        ("Audit Rights", "3.1"),
+        ("Cap on Liability", "4.1"),
+        ("Anti-Assignment", "5.1"),
+        ("Governing Law", "6.1"),
+    ]:
+        present, ids, _ = got[category]
+        assert present, category
+        assert any(i == clause or clause.startswith(i) for i in ids), (category, ids)
+    for category in ("Non-Compete", "Source Code Escrow", "Liquidated Damages", "Insurance"):
+        assert got[category][0] is False, category
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("made as of September 23, 2016 between", date(2016, 9, 23)),
+        ("dated this 1st day of May, 2020", date(2020, 5, 1)),
+        ("signed on 9/23/2016 by", date(2016, 9, 23)),
+        ("effective 2016-09-23", date(2016, 9, 23)),
+        ("本合同于2016年9月23日签订", date(2016, 9, 23)),
+        ("on 14 May 2016 the parties", date(2016, 5, 14)),
+    ],
+)
+def test_dates(text: str, value: date) -> None:
+    assert [d.value for d in find_dates(text)] == [value]
+
+
+@pytest.mark.parametrize(
+    ("text", "period"),
+    [
+        ("at least ninety (90) days prior", "90 days"),
+        ("for successive one-year terms", "1 year"),
+        ("for additional periods of two (2) years", "2 years"),
+        ("upon 3 months' notice", "3 months"),
+        ("提前三十日书面通知", "30 days"),
+        ("no period here", ""),
+    ],
+)
+def test_periods(text: str, period: str) -> None:
+    assert normalise_period(text) == period
+
+
+def test_jurisdictions() -> None:
+    assert normalise_jurisdiction("the State of New York, U.S.A.") == "New York"
+    assert normalise_jurisdiction("Commonwealth of Pennsylvania") == "Pennsylvania"
+    assert normalise_jurisdiction("中华人民共和国") == "People's Republic of China"
+    wrapped = LICENCE.replace(
+        "governed by the laws of the State of New York",
+        "governed by the internal laws, and not by the laws regarding conflicts of laws, of "
+        "the State of North Carolina",
+    )
+    assert _inventory(wrapped)["Governing Law"][2] == "North Carolina"
+
+
+def test_a_running_footer_date_is_not_the_agreement_date() -> None:
+    footer = "Source: HARBOR ANALYTICS, INC., S-1, 1/12/2018"
+    text = LICENCE.replace("the 23rd day of\nSeptember, 2016 ", "the date below ")
+    pages = text.split("\n\n")
+    text = "\n\n".join(f"{page}\n{footer}" for page in pages)
+    assert _inventory(text)["Agreement Date"][2] != "2018-01-12"
+
+
+def test_chinese_governing_law_and_perpetual_term() -> None:
+    text = (
+        "技术服务合同\n\n甲方：华信科技有限公司\n乙方：远景数据有限公司\n\n"
+        "第一条 服务内容\n乙方向甲方提供数据服务。\n"
+        "第二条 合同期限\n本合同自双方签字之日起生效，长期有效，直至任何一方书面通知终止。\n"
+        "第三条 法律适用\n本合同适用中华人民共和国法律。\n"
+    )
+    got = _inventory(text)
+    assert got["Governing Law"][2] == "People's Republic of China"
+    assert got["Expiration Date"][2] == "perpetual"
+    assert got["Document Name"][2] == "技术服务合同"
+
+
+def test_inventory_command(tmp_path: Path) -> None:
+    contract = tmp_path / "licence.txt"
+    contract.write_text(LICENCE, encoding="utf-8")
+    runner = CliRunner()
+    out = runner.invoke(app, ["inventory", str(contract), "--format", "json"])
+    assert out.exit_code == 0, out.output
+    rows = {r["category"]: r for r in json.loads(out.stdout)}
+    assert rows["Governing Law"]["value"] == "New York"
+    csv = runner.invoke(app, ["inventory", str(contract), "--format", "csv"])
+    assert csv.stdout.splitlines()[0] == "category,present,clauses,value,quote"
+    assert "Renewal Term,yes" in csv.stdout
+    table = runner.invoke(app, ["inventory", str(contract)])
+    assert "categories present" in table.stdout
+    wrong = runner.invoke(app, ["inventory", str(contract), "--domain", "fidic"])
+    assert wrong.exit_code == 2
+    assert "no clause inventory" in wrong.output
+
+
+def test_a_review_reports_the_inventory(tmp_path: Path) -> None:
+    contract = tmp_path / "licence.txt"
+    contract.write_text(LICENCE, encoding="utf-8")
+    options = ReviewOptions(
+        file=contract, domain="generic", party="Licensee", approve="all", out=tmp_path / "out"
+    )
+    asyncio.run(start_review(options, settings=Settings(state_dir=tmp_path / "state")))
+    findings = json.loads((tmp_path / "out" / "findings.json").read_text("utf-8"))
+    entries = {e["category"]: e for e in findings["inventory"]["entries"]}
+    assert entries["Governing Law"]["value"] == "New York"
+    assert "## Clause inventory" in (tmp_path / "out" / "report.md").read_text("utf-8")
+    assert 'id="inventory"' in (tmp_path / "out" / "report.html").read_text("utf-8")
