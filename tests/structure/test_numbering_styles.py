@@ -324,3 +324,18 @@ def test_a_wrapped_line_is_not_a_heading() -> None:
     )
     ids = [c.clause_id for c in _parse(text).iter_clauses()]
     assert ids == ["1", "1.1", "1.2", "1.3", "2", "2.1", "9", "9.1"]
+
+
+def test_look_alike_punctuation_is_read_as_punctuation_offsets_kept() -> None:
+    """A Greek question mark (U+037E) reads as the semicolon it looks like; clause texts keep
+    the characters the document has."""
+    text = (
+        '1. Definitions\n"Goods" means steel\u037e and\n"Site" means the yard.\n'
+        "2. Price\nAs stated.\n"
+    )
+    structure = _parse(text)
+    assert structure.definitions["Goods"].definition == "steel"
+    clause = structure.get_clause("1")
+    assert clause is not None
+    assert clause.text == text[clause.start_offset : clause.end_offset]
+    assert "\u037e" in clause.text

@@ -27,7 +27,7 @@ from ._definitions import find_definitions
 from ._tree import Node, TreeBuilder, find_candidates, find_toc_ranges
 from ._xrefs import find_references
 
-__all__ = ["DocumentParserConfig", "StructureParser", "detect_language"]
+__all__ = ["DocumentParserConfig", "StructureParser", "detect_language", "fold_for_matching"]
 
 _CJK = HAN
 _NOT_LETTERS = bytes(b for b in range(256) if not chr(b).isascii() or not chr(b).isalpha())
@@ -62,6 +62,7 @@ class StructureParser:
     def parse(self, text: str, document_id: str = "document") -> DocumentStructure:
         """The structure of `text`; offsets index into `text` exactly as given."""
         language = detect_language(text) if self.config.language == "auto" else self.config.language
+        original, text = text, fold_for_matching(text)
         candidates = find_candidates(text)
         toc = find_toc_ranges(text, candidates) if self.config.detect_toc else []
         builder = TreeBuilder(text, max_depth=self.config.max_depth)
@@ -76,8 +77,8 @@ class StructureParser:
                 continue
             builder.add(cand)
         roots = builder.finish()
-        clauses = [_to_model(n, text) for n in roots]
-        clauses = _with_preamble(clauses, text)
+        clauses = [_to_model(n, original) for n in roots]
+        clauses = _with_preamble(clauses, original)
         structure = DocumentStructure(
             document_id=document_id,
             structure_type=self.config.structure_type,
@@ -97,6 +98,19 @@ class StructureParser:
         )
         structure.cross_references = _references(structure, text, heading_starts, numbered)
         return structure
+
+
+_LOOKALIKES = str.maketrans({"\u037e": ";", "\u2024": "."})
+"""Characters that look like punctuation the patterns read (a Greek question mark for a
+semicolon, a one-dot leader for a full stop), each mapped to it one for one."""
+
+
+def fold_for_matching(text: str) -> str:
+    """`text` with look-alike punctuation replaced, character for character: every offset
+    into the result is an offset into `text`."""
+    if "\u037e" not in text and "\u2024" not in text:
+        return text
+    return text.translate(_LOOKALIKES)
 
 
 def _number_start(node: Node, text: str) -> int:
