@@ -55,6 +55,11 @@ def _structure_figures(texts: dict[str, str], rounds: int) -> dict[str, Document
         for name, s in structures.items()
         if any(own_length(c) * 2 > len(texts[name]) for c in s.iter_clauses())
     ]
+    covering = [
+        name
+        for name, s in structures.items()
+        if any(len(c.text) * 2 > len(texts[name]) for c in s.iter_clauses())
+    ]
     defs = [len(s.definitions) for s in structures.values()]
     missing = [sum(not r.is_valid for r in s.cross_references) for s in structures.values()]
     n = len(lengths)
@@ -62,7 +67,9 @@ def _structure_figures(texts: dict[str, str], rounds: int) -> dict[str, Document
     print(f"clauses                          {n}")
     print(f"clauses over 5,000 chars         {sum(x > 5000 for x in lengths) / n:.1%}")
     print(f"clauses over 10,000 chars        {sum(x > 10000 for x in lengths) / n:.1%}")
-    print(f"contracts, one clause > half     {len(dominated)}")
+    print(
+        f"contracts, one clause > half     {len(dominated)} own text, {len(covering)} with sub-clauses"
+    )
     print(f"definitions per contract         median {statistics.median(defs):g}")
     print(f"contracts with no definitions    {sum(d == 0 for d in defs)}")
     print(

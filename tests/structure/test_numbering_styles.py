@@ -339,3 +339,54 @@ def test_look_alike_punctuation_is_read_as_punctuation_offsets_kept() -> None:
     assert clause is not None
     assert clause.text == text[clause.start_offset : clause.end_offset]
     assert "\u037e" in clause.text
+
+
+def test_a_contents_list_run_on_after_its_marker_is_not_the_contract() -> None:
+    """'TABLE OF CONTENTS Page ARTICLE 1 Definitions 1' with entries ending in page numbers:
+    the body's articles are the clauses, not the entries (nor an annex listed last)."""
+    text = (
+        "LICENSE AGREEMENT\n\nTABLE OF CONTENTS Page ARTICLE 1 Definitions 1\n\n"
+        "ARTICLE 2 License 4\n\nARTICLE 3 Payments 6\n\nSchedule 1.1 Patents 9\n\n"
+        "LICENSE AGREEMENT\n\nThis License Agreement is made between A and B.\n\n"
+        'ARTICLE 1\nDEFINITIONS\n1.1 "Patents" means the patents in Schedule 1.1.\n'
+        "ARTICLE 2\nLICENSE\n2.1 A grants B a licence.\n"
+        "ARTICLE 3\nPAYMENTS\n3.1 B pays royalties.\n"
+        "Schedule 1.1 Patents\nUS 1,234,567.\n"
+    )
+    structure = _parse(text)
+    assert structure.toc_ranges
+    tops = [(c.clause_id, c.title) for c in structure.clauses if c.clause_id != "preamble"]
+    assert tops == [
+        ("1", "DEFINITIONS"),
+        ("2", "LICENSE"),
+        ("3", "PAYMENTS"),
+        ("Schedule 1.1", "Patents"),
+    ]
+
+
+def test_numbered_clauses_after_lettered_recitals_are_not_inside_the_last_recital() -> None:
+    text = (
+        "SPONSORSHIP AGREEMENT\n\nRECITALS\n\nA.  Excite operates the Excite Site.\n\n"
+        "B.  NetGrocer wishes to promote its site to Excite's users.\n\n"
+        "1.  SPONSORSHIP\n\n    a)  Excite will promote NetGrocer.\n\n"
+        "2.  PAYMENT\n\n    NetGrocer will pay the fees.\n"
+    )
+    tops = [c.clause_id for c in _parse(text).clauses if c.clause_id != "preamble"]
+    assert tops == ["A", "B", "1", "2"]
+    # a lettered section with a heading still holds its numbered paragraphs
+    sections = "A.  AUTHORITY OF AGENT\n\n  1.  Solicit business.\n\n  2.  Deliver binders.\n\nB.  BILLING\n\n  1.  Invoices.\n"
+    ids = [c.clause_id for c in _parse(sections).iter_clauses()]
+    assert ids == ["A", "A.1", "A.2", "B", "B.1"]
+
+
+def test_a_flattened_line_break_inside_a_sentence_is_not_a_heading() -> None:
+    """'… (User Data),<wide gap>Section 13 (Indemnity) … survive': one sentence wrapped into
+    gaps; the exhibit number heading a filing is not an annex."""
+    text = (
+        "EXHIBIT 10.17\n\nAGREEMENT\n\n1.   TERM\n\n      The provisions of Section 12 "
+        "(Confidentiality),             Section 13 (Indemnity) and             Section 15 "
+        "(Disputes) will survive.\n\n2.   TRADEMARKS\n\nEach party owns its marks as set forth on"
+        "       EXHIBIT A.\n\n3.   NOTICES\n\nIn writing.\n"
+    )
+    ids = [c.clause_id for c in _parse(text).iter_clauses()]
+    assert ids == ["preamble", "1", "2", "3"]

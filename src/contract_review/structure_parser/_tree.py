@@ -152,7 +152,10 @@ def find_candidates(text: str) -> list[Candidate]:
         tok = match_token(text, s, allow_items=strength > WEAK)
         if tok is None:
             continue
-        if strength == STRONG and tok.kind is not ClauseKind.ITEM and _runs_on(text, s):
+        if tok.kind is not ClauseKind.ITEM and (
+            (strength == STRONG and _runs_on(text, s))
+            or (strength == GAP and _gap_runs_on(text, s))
+        ):
             continue  # '… set forth in\nArticle 9. The Licensee …': a wrapped line
         if strength == WEAK and not _weak_ok(text, tok):
             continue
@@ -168,7 +171,25 @@ def find_candidates(text: str) -> list[Candidate]:
 _RUNS_ON = frozenset(
     {"in", "of", "to", "under", "and", "or", "the", "a", "an", "by", "with", "for", "per"}
     | {"as", "at", "from", "than", "pursuant", "into", "upon", "between", "within", "without"}
+    | {"on", "onto", "via", "including", "under", "toward", "towards"}
 )
+
+
+_FILING_LABEL = re.compile(r"(?i)exhibit \d{1,3}\.\d{1,3}(?:\(\w\))?$")
+
+
+def _gap_runs_on(text: str, pos: int) -> bool:
+    """Whether the text before a wide gap runs on into what follows it ('… (User Data),
+    <gap> Section 13 (Indemnity) …'): a flattened line break inside a sentence."""
+    j = pos
+    while j > 0 and text[j - 1] in " \t\u00a0":
+        j -= 1
+    if j == 0 or text[j - 1] == "\n":
+        return False
+    if text[j - 1] == ",":
+        return True
+    word = text[max(0, j - 12) : j].rsplit(None, 1)[-1] if text[max(0, j - 12) : j].strip() else ""
+    return word in _RUNS_ON
 
 
 def _runs_on(text: str, pos: int) -> bool:
@@ -212,7 +233,11 @@ def find_toc_ranges(text: str, cands: list[Candidate]) -> list[tuple[int, int]]:
     markers = [
         m.start()
         for m in re.finditer(
-            r"(?im)^[ \t#*]*(?:table\s+of\s+contents|contents|目\s*录)[ \t:：.*]*(?:$|   )", text
+            # 'TABLE OF CONTENTS', 'Contents:', '目录', and 'TABLE OF CONTENTS Page ARTICLE 1
+            # Definitions 1' where a filing runs the entries on after the marker
+            r"(?im)^[ \t#*]*(?:table\s+of\s+contents|contents|目\s*录)[ \t:：.*]*"
+            r"(?:$|   |(?<=contents)[ \t]+page\b)",
+            text,
         )
     ]
     for c in cands:
@@ -228,6 +253,10 @@ def find_toc_ranges(text: str, cands: list[Candidate]) -> list[tuple[int, int]]:
         starts = [cands[0].token.start]
     for m in starts:
         if ranges and m < ranges[-1][1]:
+            continue
+        paged = _page_numbered_range(text, m) if marked else None
+        if paged is not None:
+            ranges.append(paged)  # entries ending in page numbers: exactly where the list is
             continue
         first = next((i for i, c in enumerate(cands) if c.token.start >= m), None)
         if first is None or cands[first].token.start - m > 3000:
@@ -251,6 +280,27 @@ def find_toc_ranges(text: str, cands: list[Candidate]) -> list[tuple[int, int]]:
                 break
     ranges.extend(_dot_leader_ranges(text))
     return _merge(ranges)
+
+
+_PAGE_ENTRY = re.compile(r"^[^\n]{3,150}?[ \t](?:\d{1,3}|[ivxlc]{1,6})[ \t]*$", re.IGNORECASE)
+
+
+def _page_numbered_range(text: str, marker: int) -> tuple[int, int] | None:
+    """After a 'Contents' marker, the run of lines that end with a page number ('ARTICLE 9
+    Intellectual Property Matters 26'): a contents list whatever its numbering; None when
+    fewer than three lines do."""
+    pos, end, entries = marker, marker, 0
+    while pos < len(text):
+        nl = text.find("\n", pos)
+        line_end = len(text) if nl == -1 else nl
+        line = text[pos:line_end].strip()
+        if line:
+            if not _PAGE_ENTRY.match(line):
+                break
+            entries += 1
+            end = line_end
+        pos = line_end + 1
+    return (marker, end) if entries >= 3 else None
 
 
 def _heading_key(text: str, c: Candidate) -> str:
@@ -354,6 +404,17 @@ class TreeBuilder:
                 self._push(c, alt, parent)
                 return
 
+    def _is_recital(self, node: Node) -> bool:
+        """A lettered paragraph with no heading ('B. The Supplier manufactures …'): a recital
+        or a list entry, never a section that holds numbered clauses."""
+        if node.style not in ("dot_ALPHA", "rparen_ALPHA"):
+            return False
+        blanks = _BLANKS.match(self.text, node.token_end)
+        start = blanks.end() if blanks else node.token_end
+        end = _BLOCK_END_RE.search(self.text, start, start + 200)
+        first_line = self.text[start : end.start() if end else start + 200]
+        return not (heading_like(first_line) and len(first_line.strip()) <= 80)
+
     def _heading_line(self, c: Candidate) -> bool:
         return heading_like(self.text[c.token.end : c.block_end]) and (
             c.block_end - c.token.end <= 80
@@ -446,6 +507,10 @@ class TreeBuilder:
                 return top if alt.value == 1 or c.token.keyword else None
             return top if self._gap_ok(c, last.value, alt.value) else None
         if alt.value in _FIRST_VALUES and (c.strength > WEAK or alt.style in PATH_STYLES):
+            if alt.style in PATH_STYLES and self._is_recital(top) and top.parent is not None:
+                # 'D. Acme wishes to …' then '1. SPONSORSHIP': the numbered clauses follow the
+                # lettered recitals, they do not belong to the last of them
+                return top.parent
             return top
         last = self.last_by_style.get(alt.style)
         if last is not None and self._gap_ok(c, last.value, alt.value):
@@ -471,6 +536,8 @@ class TreeBuilder:
     def _add_annex(self, c: Candidate) -> None:
         if c.strength == WEAK or not self.any_clause:
             return
+        if c.token.start < 500 and _FILING_LABEL.match(c.token.alts[0].label):
+            return  # 'EXHIBIT 10.17' heading a filing: the exhibit number of the whole document
         line = self.text[c.token.end : c.block_end].strip()
         # 'APPENDIX A Statement of Work under … by and between …': a heading in capitals may
         # carry a long title on its line; 'Exhibit A …' in a sentence may not.
