@@ -131,3 +131,15 @@ def test_the_hand_labelled_sample() -> None:
     assert false_missing == []
     assert false_valid == []
     assert len(external_in) <= 1, external_in  # 'Article 10(4)' inside a directive's parenthesis
+
+
+def test_a_list_item_after_a_reference_is_not_one() -> None:
+    text = (
+        "1. Scope\nThe Supplier shall (i) comply with Article II and (ii) keep records.\n"
+        "2. Records\nSee Section 1(i) and (ii).\n"
+    )
+    assert _refs(text) == [
+        ("Article II", "2", True),
+        ("Section 1(i)", "1(i)", True),
+        ("(ii)", "1(ii)", True),
+    ]

@@ -137,6 +137,8 @@ def _english(text: str, heading_starts: set[int], own_names: frozenset[str]) -> 
         refs = [(m.group("num"), m.start(), m.end())]
         pos = m.end()
         while (more := _EN_MORE.match(text, pos)) is not None:
+            if more.group("num").startswith("(") and "(" not in refs[-1][0]:
+                break  # 'Article IX and (ii) the …': a list's next item, not 'Section 3(a) and (b)'
             refs.append((more.group("num"), more.start("ref"), more.end("num")))
             pos = more.end()
         read_to = pos

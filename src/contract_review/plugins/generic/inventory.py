@@ -280,7 +280,7 @@ _NOT_TITLE = re.compile(
     r"^\W*(?:exhibit|table of contents|execution|confidential|source:|page)\b", re.I
 )
 _THIS_NAME = re.compile(
-    r"\b(?:This|THIS)[ \t\n]+(?P<name>(?:[A-Z][\w&,'-]*[ \t\n]+){0,8}?(?:Agreement|AGREEMENT|Contract|CONTRACT))\b"
+    r"\b(?:This|THIS)[ \t\n]+(?P<name>(?:[A-Z][\w&,'-]*[ \t\n]+){1,8}?(?:Agreement|AGREEMENT|Contract|CONTRACT))\b"
 )
 
 
@@ -297,20 +297,43 @@ def _head(structure: DocumentStructure, size: int = 3000) -> tuple[int, str]:
     return first.start_offset, "\n".join(parts)[:size]
 
 
+_AMENDED = re.compile(
+    r"(?:(?:FIRST|SECOND|THIRD|FOURTH|FIFTH)[ ])?(?:AMENDED(?:[ ]AND[ ]RESTATED)?|RESTATED)",
+    re.IGNORECASE,
+)
+
+
+def _title_piece(piece: str) -> bool:
+    """A heading that names a contract: title case or capitals, a contract word, not a bare
+    'AGREEMENT', not a numbered clause, not the start of a sentence."""
+    if not piece or piece[-1] in ",;:" or re.match(r"\d", piece):
+        return False
+    if re.search(r"协议|合同", piece):
+        return len(piece) <= 40
+    words = piece.split()
+    return (
+        bool(_TITLE_WORDS.search(piece))
+        and 2 <= len(words) <= 12
+        and (
+            piece.isupper() or all(w[:1].isupper() or (w.islower() and len(w) <= 3) for w in words)
+        )
+    )
+
+
 def _document_name(head: str) -> str:
-    for line in head.splitlines()[:25]:
-        words = re.sub(r"\s+", " ", line).strip(" *#_")
-        if not words or _NOT_TITLE.match(words) or len(words) > 120:
+    lines = [re.sub(r"\s+", " ", line).strip(" *#_") for line in head.splitlines()[:40]]
+    for i, line in enumerate(lines):
+        if not line or _NOT_TITLE.match(line) or len(line) > 120:
             continue
-        for piece in re.split(r" {3,}|\t", line):
-            piece = re.sub(r"\s+", " ", piece).strip(" *#_")
-            if (
-                piece
-                and _TITLE_WORDS.search(piece)
-                and (piece.isupper() or piece.istitle() or re.search(r"协议|合同", piece))
-                and len(piece.split()) <= 12
-            ):
-                return piece
+        for piece in re.split(r" {3,}|\t", head.splitlines()[i]):
+            piece = re.sub(r"\s+", " ", re.sub(r"\[[^\]]*\]", " ", piece)).strip(" *#_")
+            if not _title_piece(piece):
+                continue
+            # 'AMENDED AND RESTATED' on the line above a title is part of it
+            above = next((x for x in reversed(lines[:i]) if x), "")
+            if _AMENDED.fullmatch(above):
+                piece = f"{above} {piece}"
+            return piece
     m = _THIS_NAME.search(head)
     return re.sub(r"\s+", " ", m.group("name")) if m else ""
 
