@@ -411,7 +411,7 @@ def _effective_date(
 # --------------------------------------------------------------------------------------------
 
 _PERPETUAL = re.compile(
-    r"\bperpetu(?:al|ity)\b|\bin[ \t\n]+force[ \t\n]+until[ \t\n]+terminated\b|"
+    r"\bperpetu(?:al|ally|ity)\b|\bin[ \t\n]+force[ \t\n]+until[ \t\n]+terminated\b|"
     r"\bcontinue[ \t\n]+(?:in[ \t\n]+(?:full[ \t\n]+)?(?:force|effect)[ \t\n]+)?(?:and[ \t\n]+effect[ \t\n]+)?"
     r"until[ \t\n]+terminated\b|\bindefinite(?:ly)?\b|长期有效|无固定期限",
     re.IGNORECASE,
@@ -428,7 +428,13 @@ def _sentences(text: str) -> list[str]:
     return [s for s in _SENTENCE_SPLIT.split(text) if s.strip()]
 
 
-_UNTIL = re.compile(r"\b(?:until|through|expire[sd]?[ \t\n]+on|ending[ \t\n]+on|to)\b|至|止", re.I)
+# What comes just before the date a term ends on: 'until', 'through', 'expire on', 'and ending
+# November 30th, 2019', 'November 01, 2014 to October 31, 2017', 'end the later of (i)'.
+_UNTIL = re.compile(
+    r"(?:\b(?:until|through|thru|to|expir(?:e[sd]?|ing|ation)(?:[ \t\n]+on)?|end(?:s|ing)?(?:[ \t\n]+on)?)"
+    r"\b[^,.;\d]{0,25}|至|止)$",
+    re.IGNORECASE,
+)
 _FROM = re.compile(r"\b(?:from|after|following|commencing|beginning|of)\b|自|起", re.I)
 
 
@@ -459,7 +465,7 @@ def _expiration(
             ):
                 continue
             for d in find_dates(sentence):
-                if _UNTIL.search(sentence[max(0, d.start - 30) : d.start]):
+                if _UNTIL.search(sentence[max(0, d.start - 40) : d.start].rstrip()):
                     return d.value.isoformat(), sentence.strip()
             period = normalise_period(sentence)
             if period and start is not None and _FROM.search(sentence):
