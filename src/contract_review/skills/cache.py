@@ -7,7 +7,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from functools import wraps
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from contract_review.models import DocumentStructure
 
@@ -28,22 +28,38 @@ def per_structure(
     def decorate(fn: Callable[[DocumentStructure], T]) -> Callable[[DocumentStructure], T]:
         entries: OrderedDict[int, tuple[DocumentStructure, T]] = OrderedDict()
         lock = threading.Lock()
+        computing: dict[int, threading.Lock] = {}
 
-        @wraps(fn)
-        def cached(structure: DocumentStructure) -> T:
-            key = id(structure)
+        def lookup(key: int, structure: DocumentStructure) -> tuple[bool, T | None]:
             with lock:
                 hit = entries.get(key)
                 if hit is not None and hit[0] is structure:
                     entries.move_to_end(key)
-                    return hit[1]
-            value = fn(structure)
+                    return True, hit[1]
+            return False, None
+
+        @wraps(fn)
+        def cached(structure: DocumentStructure) -> T:
+            key = id(structure)
+            found, value = lookup(key, structure)
+            if found:
+                return cast(T, value)
             with lock:
-                entries[key] = (structure, value)
-                entries.move_to_end(key)
-                while len(entries) > size:
-                    entries.popitem(last=False)
-            return value
+                key_lock = computing.setdefault(key, threading.Lock())
+            # Clause branches ask for the same document at once: one computes, the others
+            # wait for its result instead of computing it again beside it.
+            with key_lock:
+                found, value = lookup(key, structure)
+                if found:
+                    return cast(T, value)
+                result = fn(structure)
+                with lock:
+                    entries[key] = (structure, result)
+                    entries.move_to_end(key)
+                    while len(entries) > size:
+                        entries.popitem(last=False)
+                    computing.pop(key, None)
+            return result
 
         return cached
 

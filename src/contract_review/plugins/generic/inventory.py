@@ -24,7 +24,7 @@ from contract_review.text.numerals import (
     english_words_to_int,
 )
 
-from .topics import TOPICS, Topic, detect_topics, load_topics
+from .topics import Topic, detect_topics, load_topics
 
 __all__ = [
     "CATEGORIES",
@@ -84,7 +84,6 @@ CATEGORIES: tuple[str, ...] = (
 INVENTORY_TOPICS: tuple[Topic, ...] = load_topics(Path(__file__).with_name("inventory.yaml"))
 """Recognisers of the categories the checklist does not review (`inventory.yaml`)."""
 
-_ALL_TOPICS = (*TOPICS, *INVENTORY_TOPICS)
 
 # --------------------------------------------------------------------------------------------
 # Values: dates, periods, jurisdictions
@@ -551,7 +550,7 @@ def _body(clause: ClauseNode) -> str:
 def build_inventory(structure: DocumentStructure) -> ClauseInventory:
     """Every CUAD category of the contract: present or not, the clauses, the value."""
     found: dict[str, list[str]] = {}
-    for match in detect_topics(structure, _ALL_TOPICS):
+    for match in [*detect_topics(structure), *detect_topics(structure, INVENTORY_TOPICS)]:
         ids = found.setdefault(match.topic, [])
         if match.clause_id not in ids:
             ids.append(match.clause_id)

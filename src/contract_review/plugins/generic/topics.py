@@ -43,6 +43,7 @@ from contract_review.models import (
     ReviewChecklistItem,
 )
 from contract_review.playbook.files import read_yaml
+from contract_review.skills.cache import per_structure
 from contract_review.text import has_cjk
 from contract_review.text.literals import GatedPattern, fold
 
@@ -315,7 +316,10 @@ def _has_vocab(topic: Topic, lower: str) -> bool:
     )
 
 
+@per_structure()
 def _scan(structure: DocumentStructure) -> list[_Scan]:
+    """Every clause once, split into sentences (read by every topic: computed once per
+    document)."""
     out: list[_Scan] = []
     tocs = structure.toc_ranges
 
@@ -481,6 +485,19 @@ def detect_topics(
     structure: DocumentStructure, topics: tuple[Topic, ...] = TOPICS
 ) -> list[TopicMatch]:
     """The clauses holding each topic, in document order (a clause may hold several topics)."""
+    if topics is TOPICS:
+        return list(_catalogue_matches(structure))
+    return _detect(structure, topics)
+
+
+@per_structure()
+def _catalogue_matches(structure: DocumentStructure) -> tuple[TopicMatch, ...]:
+    """The checklist catalogue's matches of a document: read by the checklist and the
+    inventory, found once."""
+    return tuple(_detect(structure, TOPICS))
+
+
+def _detect(structure: DocumentStructure, topics: tuple[Topic, ...]) -> list[TopicMatch]:
     scans = _scan(structure)
     by_id = {sc.node.clause_id: sc for sc in scans}
     matches: list[TopicMatch] = []

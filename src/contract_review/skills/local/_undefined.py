@@ -212,18 +212,24 @@ def _terms_in(
 ) -> list[tuple[str, int, bool]]:
     """(term, absolute offset, after a determiner) of each candidate use in `text`."""
     out: list[tuple[str, int, bool]] = []
+    lines: dict[int, bool] = {}  # line start → whether the line's phrases are skipped
     for m in CAP_PHRASE.finditer(text):
         start, end = m.span(1)
         before = text[start - 1 : start]
         if before in _QUOTES or before == "[" or text[end : end + 1] in _QUOTES:
             continue  # a quoted name ('the "Small Business" channel') or a [Redacted] marker
         line_start = text.rfind("\n", 0, start) + 1
-        line_end = text.find("\n", end)
-        line = text[line_start : line_end if line_end != -1 else len(text)].strip()
-        if line in repeated or _is_heading(text, start, end) or _next_to_number(text, start, end):
-            continue
-        if _BLOCK_LABEL.search(line) or _NAME_OPENER.search(text, max(0, start - 20), start):
-            continue  # a signature or notice block, a person's title, a place's name
+        skip_line = lines.get(line_start)
+        if skip_line is None:
+            # once per line: a flattened filing may hold a whole page on one line
+            line_end = text.find("\n", line_start)
+            line = text[line_start : line_end if line_end != -1 else len(text)].strip()
+            skip_line = line in repeated or _BLOCK_LABEL.search(line) is not None
+            lines[line_start] = skip_line
+        if skip_line or _is_heading(text, start, end) or _next_to_number(text, start, end):
+            continue  # a running head, a signature or notice block
+        if _NAME_OPENER.search(text, max(0, start - 20), start):
+            continue  # a person's title, a place's name
         if _PLACE.match(m.group(1)):
             continue
         words = _clean(m.group(1))
