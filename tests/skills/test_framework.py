@@ -18,6 +18,7 @@ from contract_review.config import Settings
 from contract_review.errors import SkillError
 from contract_review.models import DocumentStructure
 from contract_review.plugins import create_dispatcher
+from contract_review.skills.cache import per_structure
 from contract_review.skills.dispatcher import SkillDispatcher
 from contract_review.skills.schema import (
     INTERNAL_FIELDS,
@@ -458,3 +459,24 @@ def test_remote_skill_without_configured_service() -> None:
         result.error
         == "echo runs on the remote skill service, but REMOTE_SKILLS_BASE_URL is not set"
     )
+
+
+def test_a_document_analysis_is_computed_once_for_concurrent_callers() -> None:
+    """Clause branches ask for the same document's analysis at once: one computes it."""
+    calls: list[int] = []
+
+    @per_structure()
+    def slow(structure: DocumentStructure) -> int:
+        calls.append(1)
+        time.sleep(0.05)
+        return structure.text_length
+
+    structure = DocumentStructure(document_id="d", clauses=[], total_clauses=0, text_length=7)
+    results: list[int] = []
+    threads = [threading.Thread(target=lambda: results.append(slow(structure))) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == [7] * 8
+    assert len(calls) == 1

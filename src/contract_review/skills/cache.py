@@ -28,7 +28,7 @@ def per_structure(
     def decorate(fn: Callable[[DocumentStructure], T]) -> Callable[[DocumentStructure], T]:
         entries: OrderedDict[int, tuple[DocumentStructure, T]] = OrderedDict()
         lock = threading.Lock()
-        computing: dict[int, threading.Lock] = {}
+        computing: dict[int, threading.RLock] = {}
 
         def lookup(key: int, structure: DocumentStructure) -> tuple[bool, T | None]:
             with lock:
@@ -45,7 +45,7 @@ def per_structure(
             if found:
                 return cast(T, value)
             with lock:
-                key_lock = computing.setdefault(key, threading.Lock())
+                key_lock = computing.setdefault(key, threading.RLock())
             # Clause branches ask for the same document at once: one computes, the others
             # wait for its result instead of computing it again beside it.
             with key_lock:
