@@ -193,3 +193,13 @@ def test_a_review_reports_the_inventory(tmp_path: Path) -> None:
     assert entries["Governing Law"]["value"] == "New York"
     assert "## Clause inventory" in (tmp_path / "out" / "report.md").read_text("utf-8")
     assert 'id="inventory"' in (tmp_path / "out" / "report.html").read_text("utf-8")
+
+
+def test_a_period_of_another_obligation_is_not_the_term() -> None:
+    text = LICENCE.replace(
+        "2.1 This Agreement shall commence on the Effective Date and continue for a period of three (3)\nyears.",
+        "2.1 Licensee shall keep insurance throughout the term of this Agreement and for three\nyears after it ends.",
+    )
+    got = _inventory(text)
+    assert got["Expiration Date"][2] == ""
+    assert got["Notice Period to Terminate Renewal"][2] == "90 days"

@@ -466,7 +466,18 @@ def _expiration(
             for d in find_dates(sentence):
                 if _UNTIL.search(sentence[max(0, d.start - 40) : d.start].rstrip()):
                     return d.value.isoformat(), sentence.strip()
-            period = normalise_period(sentence)
+            # the period the term runs for follows the term's own words ('the term of this
+            # Agreement is three (3) years', 'shall continue for a period of …'), not any
+            # period of the sentence ('insurance … throughout the term and for three years after')
+            said = _TERM_WORDS.search(sentence)
+            after = sentence[said.start() : said.end() + 80] if said else ""
+            lead = re.split(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten)\b", after)[
+                0
+            ]
+            joined = re.sub(r"force[ \t\n]+and[ \t\n]+effect", "", lead, flags=re.I)
+            # '… throughout the term of this Agreement and for three years after it ends': a
+            # period joined on with 'and' is another obligation's, not the term's
+            period = "" if re.search(r"\band\b|,", joined) else normalise_period(after)
             if period and start is not None and _FROM.search(sentence):
                 n, unit = period.split(" ", 1)
                 if unit.startswith("year"):
@@ -516,6 +527,19 @@ def _renewal(texts: list[str]) -> tuple[str, str]:
     return "", ""
 
 
+def _last_period(text: str) -> str:
+    """The period written last in `text` (the one nearest the 'before' that follows it)."""
+    found = ""
+    pos = 0
+    while period := normalise_period(text[pos:]):
+        found = period
+        m = _PERIOD.search(text, pos) or _ZH_PERIOD.search(text, pos)
+        if m is None:
+            break
+        pos = m.end()
+    return found
+
+
 def _notice_period(texts: list[str]) -> tuple[str, str]:
     for text in texts:
         for sentence in _sentences(text):
@@ -531,7 +555,7 @@ def _notice_period(texts: list[str]) -> tuple[str, str]:
             if m is None:
                 continue
             window = sentence[max(0, m.start() - 60) : m.end()]
-            period = normalise_period(window)
+            period = _last_period(window)
             if period and re.search(r"notice|notif|通知|written", sentence, re.I):
                 return period, sentence.strip()
     return "", ""
