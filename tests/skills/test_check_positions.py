@@ -358,3 +358,28 @@ def test_payment_delay_warranty_deposit_and_restrictions(
     text: str, party: str, clause: str, expected: list[tuple[str, str, RiskLevel]]
 ) -> None:
     assert _effects(_findings(text, party, clause)) == expected
+
+
+POSSESSIVE = """NETWORK AFFILIATE AGREEMENT
+
+This Agreement is made between Marquee Media, LLC ("Marquee") and Riverside Theatres Corp. (the "Affiliate").
+
+6. Exclusivity
+Subject only to the Exclusivity Exceptions, Marquee shall be the Affiliate's exclusive provider of on-screen advertising in the Theatres.
+
+7. Remedies
+The obligations under this Section 7 state the entire liability of Marquee and are the Affiliate's sole and exclusive remedy for any infringement claim.
+"""
+
+
+@pytest.mark.parametrize(
+    ("clause", "position"),
+    [("6", "one_sided_exclusivity"), ("7", "one_sided_exclusion")],
+)
+def test_whose_exclusive_representative_or_sole_remedy_it_is(clause: str, position: str) -> None:
+    """'Marquee shall be the Affiliate's exclusive representative', 'the Affiliate's sole
+    remedy': the restriction is the Affiliate's, though Marquee is named first."""
+    for party, effect in (("Affiliate", "against_us"), ("Marquee", "favourable")):
+        found = {(p, e) for p, e, _ in _effects(_findings(POSSESSIVE, party, clause))}
+        assert (position, effect) in found, (party, found)
+        assert all(e == effect for p, e in found if p == position)
