@@ -4,7 +4,7 @@ Presence: a category is present in a contract when CUAD labels a span for it; th
 predicts it present or not. F1 per category over the contracts; macro F1 over the categories
 with at least 8 positive contracts in the dev slice (the rarer ones are reported as counts).
 With `--folds K` every figure is also given per fixed held-out fold (the split of
-`score_cuad_topics.py`): the protocol for changing the recognisers is to develop on the other
+`score_cuad_topics.fold_of`): the protocol for changing the recognisers is to develop on the other
 folds and read the held-out one.
 
 Values, where CUAD's answer holds one (Document Name, Parties, Agreement Date, Effective Date,
@@ -18,7 +18,6 @@ and punctuation; accuracy = right values / contracts whose answer is not empty.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import re
 import statistics
@@ -31,23 +30,15 @@ from typing import Any
 from contract_review.models import ClauseInventory
 from contract_review.plugins.generic.inventory import (
     CATEGORIES,
+    VALUE_CATEGORIES,
     build_inventory,
     normalise_jurisdiction,
     normalise_period,
 )
 from contract_review.structure_parser import StructureParser
+from score_cuad_topics import fold_of
 
 DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "cuad_dev"
-VALUE_CATEGORIES = (
-    "Document Name",
-    "Parties",
-    "Agreement Date",
-    "Effective Date",
-    "Expiration Date",
-    "Renewal Term",
-    "Notice Period to Terminate Renewal",
-    "Governing Law",
-)
 MIN_POSITIVES = 8
 
 
@@ -62,10 +53,6 @@ class _Counts:
         if self.tp + self.fp + self.fn == 0:
             return None
         return 2 * self.tp / (2 * self.tp + self.fp + self.fn)
-
-
-def _fold_of(name: str, k: int) -> int:
-    return int(hashlib.sha256(name.encode()).hexdigest(), 16) % k
 
 
 def _plain(text: str) -> str:
@@ -114,7 +101,7 @@ def evaluate(data_dir: Path, k: int = 0) -> dict[str, Any]:
     seconds = 0.0
     for record in records:
         name = str(record["txt_file"])
-        fold = _fold_of(name, k) if k else 0
+        fold = fold_of(name, k) if k else 0
         text = (data_dir / "contracts" / name).read_text(encoding="utf-8")
         structure = parser.parse(text, document_id=name)
         t0 = time.perf_counter()

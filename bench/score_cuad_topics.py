@@ -87,13 +87,18 @@ def _smallest_holding(structure: DocumentStructure, start: int, end: int) -> str
     return node.clause_id if node is not None else ""
 
 
+def fold_of(name: str, k: int) -> int:
+    """The fixed fold (0 … k-1) of a contract file name, by a hash of the name."""
+    return int(hashlib.sha256(name.encode()).hexdigest(), 16) % k
+
+
 def folds(data_dir: Path, k: int) -> list[set[str]]:
-    """The contracts' file names in `k` fixed folds (by a hash of each name)."""
+    """The contracts' file names in `k` fixed folds (`fold_of`)."""
     records: list[dict[str, Any]] = json.loads((data_dir / "labels.json").read_text("utf-8"))
     out: list[set[str]] = [set() for _ in range(k)]
     for record in records:
         name = str(record["txt_file"])
-        out[int(hashlib.sha256(name.encode()).hexdigest(), 16) % k].add(name)
+        out[fold_of(name, k)].add(name)
     return out
 
 

@@ -1,10 +1,14 @@
-"""Builders of test documents (PDF, .docx), generated in temporary folders, never committed."""
+"""Builders of test documents (PDF, .docx) and reviews of them, generated in temporary
+folders, never committed."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import re
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from docx.document import Document as DocxDocument
 from docx.oxml.parser import parse_xml
@@ -14,6 +18,9 @@ from reportlab.lib.pagesizes import A4
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfgen import canvas
+
+from contract_review.config import Settings
+from contract_review.review import ReviewOptions, start_review
 
 W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 NS_DECLS = f'xmlns:w="{W_NS}" xmlns:v="urn:schemas-microsoft-com:vml"'
@@ -102,3 +109,16 @@ def numbered_paragraph(
     num_pr = xml_element(f'<w:numPr>{ilvl_xml}<w:numId w:val="{num_id}"/></w:numPr>')
     paragraph._p.get_or_add_pPr().append(num_pr)
     return paragraph
+
+
+def review_findings(tmp_path: Path, text: str, party: str) -> dict[str, Any]:
+    """A rules review of `text` (generic domain, every redline approved) acting for `party`:
+    its findings.json; the reports are in `tmp_path / "out"`."""
+    contract = tmp_path / "contract.txt"
+    contract.write_text(text, encoding="utf-8")
+    options = ReviewOptions(
+        file=contract, domain="generic", party=party, approve="all", out=tmp_path / "out"
+    )
+    asyncio.run(start_review(options, settings=Settings(state_dir=tmp_path / "state")))
+    findings: dict[str, Any] = json.loads((tmp_path / "out" / "findings.json").read_text("utf-8"))
+    return findings

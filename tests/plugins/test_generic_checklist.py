@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
 import importlib.util
-import json
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -12,7 +10,6 @@ from typing import Any
 
 import pytest
 
-from contract_review.config import Settings
 from contract_review.models import (
     ClauseKind,
     DocumentStructure,
@@ -29,8 +26,8 @@ from contract_review.plugins.generic import (
     register_generic_plugin,
 )
 from contract_review.plugins.registry import clear_plugins, get_baseline_text, get_plugin
-from contract_review.review import ReviewOptions, start_review
 from contract_review.structure_parser import StructureParser
+from tests.builders import review_findings
 from tests.conftest import CUAD, EXAMPLES, GENERIC_SKILLS, REPO
 
 SKILLS = GENERIC_SKILLS - {"draft_redline_comment"}
@@ -800,13 +797,7 @@ def test_a_topic_clause_points_at_the_sub_clauses_that_carry_it() -> None:
 
 
 def test_a_review_analyses_each_clause_once(tmp_path: Path) -> None:
-    contract = tmp_path / "msa.txt"
-    contract.write_text(_TWO_TOPICS, encoding="utf-8")
-    options = ReviewOptions(
-        file=contract, domain="generic", party="Customer", approve="all", out=tmp_path / "out"
-    )
-    asyncio.run(start_review(options, settings=Settings(state_dir=tmp_path / "state")))
-    findings = json.loads((tmp_path / "out" / "findings.json").read_text("utf-8"))
+    findings = review_findings(tmp_path, _TWO_TOPICS, "Customer")
     ids = [c["item"]["clause_id"] for c in findings["clauses"]]
     assert len(ids) == len(set(ids))
     (termination,) = [c for c in findings["clauses"] if c["item"]["clause_id"] == "2"]

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from datetime import date
 from pathlib import Path
@@ -12,7 +11,6 @@ import pytest
 from typer.testing import CliRunner
 
 from contract_review.cli import app
-from contract_review.config import Settings
 from contract_review.plugins.generic.inventory import (
     CATEGORIES,
     build_inventory,
@@ -20,8 +18,8 @@ from contract_review.plugins.generic.inventory import (
     normalise_jurisdiction,
     normalise_period,
 )
-from contract_review.review import ReviewOptions, start_review
 from contract_review.structure_parser import StructureParser
+from tests.builders import review_findings
 
 LICENCE = """Exhibit 10.7
 
@@ -182,13 +180,7 @@ def test_inventory_command(tmp_path: Path) -> None:
 
 
 def test_a_review_reports_the_inventory(tmp_path: Path) -> None:
-    contract = tmp_path / "licence.txt"
-    contract.write_text(LICENCE, encoding="utf-8")
-    options = ReviewOptions(
-        file=contract, domain="generic", party="Licensee", approve="all", out=tmp_path / "out"
-    )
-    asyncio.run(start_review(options, settings=Settings(state_dir=tmp_path / "state")))
-    findings = json.loads((tmp_path / "out" / "findings.json").read_text("utf-8"))
+    findings = review_findings(tmp_path, LICENCE, "Licensee")
     entries = {e["category"]: e for e in findings["inventory"]["entries"]}
     assert entries["Governing Law"]["value"] == "New York"
     assert "## Clause inventory" in (tmp_path / "out" / "report.md").read_text("utf-8")

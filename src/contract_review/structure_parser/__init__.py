@@ -235,8 +235,8 @@ class _Resolver:
         self.structure = structure
         self.text = text
         self.numbered = numbered
-        self._line_numbers: frozenset[str] | None = None
         """Every number that opens a block of the text, parsed as a clause or not."""
+        self._line_numbers: frozenset[str] | None = None
         self._by_tail: dict[str, list[str]] | None = None
 
     def resolve(self, target: str, source_id: str) -> tuple[str, bool]:
@@ -254,7 +254,7 @@ class _Resolver:
             return target, True
         if own or "/" in base:
             return target, False
-        for number in _number_forms(base):
+        for number in forms:
             if number in self.numbered or self._opens_line(number):
                 # numbered in the text, though not parsed as a clause
                 return number + "".join(f"({i})" for i in items), True
@@ -343,7 +343,7 @@ _LINE_NUMBER = re.compile(r"\n(\d{1,3}(?:\.\d{1,3})*|[IVXLC]{1,6})(?=[ .\t)])")
 
 @lru_cache(maxsize=4096)
 def _split_items(target: str) -> tuple[str, tuple[str, ...]]:
-    """'9.4.2(b)(i)' → ('9.4.2', ['b', 'i']); 'XV.C' → ('XV', ['C'])."""
+    """'9.4.2(b)(i)' → ('9.4.2', ('b', 'i')); 'XV.C' → ('XV', ('C',))."""
     m = re.match(r"^([^()]*?)((?:\([^()]+\))*)$", target)
     if m is None:
         return target, ()

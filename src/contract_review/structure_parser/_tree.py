@@ -169,10 +169,12 @@ def find_candidates(text: str) -> list[Candidate]:
 
 # Words a sentence cannot end on: a line ending with one runs on into the next.
 _RUNS_ON = frozenset(
-    {"in", "of", "to", "under", "and", "or", "the", "a", "an", "by", "with", "for", "per"}
-    | {"as", "at", "from", "than", "pursuant", "into", "upon", "between", "within", "without"}
-    | {"on", "onto", "via", "including", "under", "toward", "towards"}
-)
+    {
+        "in", "of", "to", "under", "and", "or", "the", "a", "an", "by", "with", "for", "per",
+        "as", "at", "from", "than", "pursuant", "into", "upon", "between", "within", "without",
+        "on", "onto", "via", "including", "toward", "towards",
+    }
+)  # fmt: skip
 
 
 _FILING_LABEL = re.compile(r"(?i)exhibit \d{1,3}\.\d{1,3}(?:\(\w\))?$")
@@ -188,8 +190,8 @@ def _gap_runs_on(text: str, pos: int) -> bool:
         return False
     if text[j - 1] == ",":
         return True
-    word = text[max(0, j - 12) : j].rsplit(None, 1)[-1] if text[max(0, j - 12) : j].strip() else ""
-    return word in _RUNS_ON
+    words = text[max(0, j - 12) : j].split()
+    return bool(words) and words[-1] in _RUNS_ON
 
 
 def _runs_on(text: str, pos: int) -> bool:

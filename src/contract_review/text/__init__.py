@@ -21,6 +21,8 @@ Three sentence boundaries, because a stage either needs whole sentences or small
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Iterable
 
 __all__ = [
     "CJK_IDEOGRAPHS",
@@ -35,6 +37,7 @@ __all__ = [
     "has_cjk",
     "has_placeholder",
     "is_cjk_char",
+    "repeated_lines",
 ]
 
 CJK_IDEOGRAPHS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
@@ -86,3 +89,12 @@ def has_placeholder(text: str) -> bool:
     """Whether `text` holds a blank to fill (`PLACEHOLDER`): such wording is a proposal for a
     lawyer, never contract text approved unattended."""
     return PLACEHOLDER.search(text) is not None
+
+
+def repeated_lines(texts: Iterable[str], *, longest: int, times: int = 3) -> frozenset[str]:
+    """Lines (stripped, 4 to `longest` - 1 characters) written `times` or more across `texts`:
+    running heads, footers and legends, not the contract's own words."""
+    counts = Counter(
+        s for text in texts for line in text.splitlines() if 3 < len(s := line.strip()) < longest
+    )
+    return frozenset(line for line, n in counts.items() if n >= times)

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from contract_review.models import ClauseInventory, ClauseNode, DocumentStructure, InventoryEntry
 from contract_review.parties import find_parties, is_pronoun
+from contract_review.text import repeated_lines
 from contract_review.text.numerals import (
     ENGLISH_NUMBER_WORDS,
     chinese_to_int,
@@ -29,6 +30,7 @@ from .topics import Topic, detect_topics, load_topics
 __all__ = [
     "CATEGORIES",
     "INVENTORY_TOPICS",
+    "VALUE_CATEGORIES",
     "build_inventory",
     "find_dates",
     "normalise_jurisdiction",
@@ -79,6 +81,9 @@ CATEGORIES: tuple[str, ...] = (
     "Third Party Beneficiary",
 )
 """The 41 CUAD categories, in CUAD's order."""
+
+VALUE_CATEGORIES: tuple[str, ...] = CATEGORIES[:8]
+"""The categories whose entry carries a value (a name, a date, a period, a place)."""
 
 
 INVENTORY_TOPICS: tuple[Topic, ...] = load_topics(Path(__file__).with_name("inventory.yaml"))
@@ -189,22 +194,25 @@ def _period_value(num: str, paren: str | None) -> int | None:
     return value
 
 
-def normalise_period(text: str) -> str:
-    """The first period in `text` as 'N unit(s)' ('ninety (90) days' → '90 days', 'one-year'
-    → '1 year', '三十日' → '30 days'); '' when there is none."""
-    best: tuple[int, str] | None = None
+def _periods(text: str) -> list[str]:
+    """Every period in `text`, in order, as 'N unit(s)'."""
+    found: list[tuple[int, str]] = []
     for pattern in (_PERIOD, _ZH_PERIOD):
         for m in pattern.finditer(text):
-            groups = m.groupdict()
-            value = _period_value(m.group("num"), groups.get("paren"))
+            value = _period_value(m.group("num"), m.groupdict().get("paren"))
             if not value:
                 continue
             raw = m.group("unit").lower()
             unit = _UNIT_NAMES.get(raw, raw.replace("calendar ", "").rstrip("s"))
-            if best is None or m.start() < best[0]:
-                best = (m.start(), f"{value} {unit}{'s' if value != 1 else ''}")
-            break
-    return best[1] if best else ""
+            found.append((m.start(), f"{value} {unit}{'s' if value != 1 else ''}"))
+    return [period for _, period in sorted(found)]
+
+
+def normalise_period(text: str) -> str:
+    """The first period in `text` as 'N unit(s)' ('ninety (90) days' → '90 days', 'one-year'
+    → '1 year', '三十日' → '30 days'); '' when there is none."""
+    periods = _periods(text)
+    return periods[0] if periods else ""
 
 
 _JURISDICTION = re.compile(
@@ -283,17 +291,14 @@ _THIS_NAME = re.compile(
 )
 
 
-def _head(structure: DocumentStructure, size: int = 3000) -> tuple[int, str]:
+def _head(structure: DocumentStructure, size: int = 3000) -> str:
     """The first `size` characters of the document (its title, preamble and first clause)."""
-    first = structure.clauses[0] if structure.clauses else None
-    if first is None:
-        return 0, ""
-    parts = []
+    parts: list[str] = []
     for c in structure.clauses:
         parts.append(c.text)
         if sum(len(p) for p in parts) >= size:
             break
-    return first.start_offset, "\n".join(parts)[:size]
+    return "\n".join(parts)[:size]
 
 
 _AMENDED = re.compile(
@@ -368,18 +373,6 @@ def _line_of(text: str, pos: int) -> str:
     return text[start : end if end != -1 else len(text)].strip()
 
 
-def _repeated_lines(structure: DocumentStructure) -> frozenset[str]:
-    """Lines written three times or more: running heads and footers ('Source: ACME, S-1,
-    1/12/2018'), whose dates are not the contract's."""
-    counts: dict[str, int] = {}
-    for c in structure.clauses:
-        for line in c.text.splitlines():
-            line = line.strip()
-            if 3 < len(line) < 200:
-                counts[line] = counts.get(line, 0) + 1
-    return frozenset(line for line, n in counts.items() if n >= 3)
-
-
 def _effective_date(
     structure: DocumentStructure, head: str, agreed: date | None, repeated: frozenset[str]
 ) -> tuple[date | None, str]:
@@ -445,11 +438,7 @@ _OWN_TERM = re.compile(
 
 
 def _expiration(
-    structure: DocumentStructure,
-    clause_texts: list[str],
-    start: date | None,
-    *,
-    own_term_only: bool = False,
+    clause_texts: list[str], start: date | None, *, own_term_only: bool = False
 ) -> tuple[str, str] | None:
     """(value, sentence) of the initial term's end: an ISO date or 'perpetual'; None when no
     sentence says. `own_term_only`: read only sentences about the contract's own term."""
@@ -506,38 +495,20 @@ def _add_months(start: date, months: int) -> date:
 
 
 _RENEWAL = re.compile(r"renew|extend|extension|续期|续约|延长", re.IGNORECASE)
-_NOTICE = re.compile(
-    r"(?:notice|notif|通知)[^.;。；]{0,200}|[^.;。；]{0,200}(?:prior|before|preceding|advance|前)",
-    re.IGNORECASE,
-)
 
 
 def _renewal(texts: list[str]) -> tuple[str, str]:
     for text in texts:
         for sentence in _sentences(text):
-            if not _RENEWAL.search(sentence):
-                continue
             at = _RENEWAL.search(sentence)
-            assert at is not None
+            if at is None:
+                continue
             period = normalise_period(sentence[at.start() :])
             if period and not re.search(
                 r"notice|通知", sentence[at.start() : at.start() + 60], re.I
             ):
                 return period, sentence.strip()
     return "", ""
-
-
-def _last_period(text: str) -> str:
-    """The period written last in `text` (the one nearest the 'before' that follows it)."""
-    found = ""
-    pos = 0
-    while period := normalise_period(text[pos:]):
-        found = period
-        m = _PERIOD.search(text, pos) or _ZH_PERIOD.search(text, pos)
-        if m is None:
-            break
-        pos = m.end()
-    return found
 
 
 def _notice_period(texts: list[str]) -> tuple[str, str]:
@@ -555,7 +526,8 @@ def _notice_period(texts: list[str]) -> tuple[str, str]:
             if m is None:
                 continue
             window = sentence[max(0, m.start() - 60) : m.end()]
-            period = _last_period(window)
+            periods = _periods(window)  # the last: nearest the 'before' that follows it
+            period = periods[-1] if periods else ""
             if period and re.search(r"notice|notif|通知|written", sentence, re.I):
                 return period, sentence.strip()
     return "", ""
@@ -582,13 +554,14 @@ def build_inventory(structure: DocumentStructure) -> ClauseInventory:
         name: [_body(c) for cid in ids if (c := structure.get_clause(cid)) is not None]
         for name, ids in found.items()
     }
-    offset, head = _head(structure)
-    del offset
+    head = _head(structure)
     values: dict[str, tuple[str, str]] = {}
     values["Document Name"] = (name := _document_name(head), name)
     parties = [p.name for p in find_parties(structure) if not is_pronoun(p.name)]
     values["Parties"] = ("; ".join(dict.fromkeys(parties)), "")
-    repeated = _repeated_lines(structure)
+    # running heads and footers ('Source: ACME, S-1, 1/12/2018'): their dates are not the
+    # contract's
+    repeated = repeated_lines((c.text for c in structure.clauses), longest=200)
     agreed, agreed_quote = _agreement_date(head, repeated)
     values["Agreement Date"] = (agreed.isoformat() if agreed else "", agreed_quote)
     effective, effective_quote = _effective_date(structure, head, agreed, repeated)
@@ -598,8 +571,8 @@ def build_inventory(structure: DocumentStructure) -> ClauseInventory:
     ] + texts.get("Renewal Term", [])
     start = effective or agreed
     values["Expiration Date"] = (
-        _expiration(structure, term_texts, start)
-        or _expiration(structure, [c.text for c in structure.clauses], start, own_term_only=True)
+        _expiration(term_texts, start)
+        or _expiration([c.text for c in structure.clauses], start, own_term_only=True)
         or ("", "")
     )
     renewal_texts = texts.get("Renewal Term", []) + texts.get(

@@ -484,49 +484,54 @@ def _select(topic: Topic, cands: list[_Candidate], scans: dict[str, _Scan]) -> l
 def detect_topics(
     structure: DocumentStructure, topics: tuple[Topic, ...] = TOPICS
 ) -> list[TopicMatch]:
-    """The clauses holding each topic, in document order (a clause may hold several topics)."""
-    if topics is TOPICS:
-        return list(_catalogue_matches(structure))
-    return _detect(structure, topics)
+    """The clauses holding each topic, in document order (a clause may hold several topics).
 
-
-@per_structure()
-def _catalogue_matches(structure: DocumentStructure) -> tuple[TopicMatch, ...]:
-    """The checklist catalogue's matches of a document: read by the checklist and the
-    inventory, found once."""
-    return tuple(_detect(structure, TOPICS))
-
-
-def _detect(structure: DocumentStructure, topics: tuple[Topic, ...]) -> list[TopicMatch]:
-    scans = _scan(structure)
-    by_id = {sc.node.clause_id: sc for sc in scans}
+    Each topic is read once per document: the checklist and the inventory share the matches."""
+    memo = _matches_by_topic(structure)
     matches: list[TopicMatch] = []
     for topic in topics:
-        cands = _candidates(topic, scans)
-        for c in _select(topic, cands, by_id):
-            node = c.scan.node
-            parts = tuple(
-                o.scan.node.clause_id
-                for o in cands
-                if node.clause_id in o.scan.ancestors and o.own_score > 0
-            )
-            matches.append(
-                TopicMatch(
-                    topic_id=topic.topic_id,
-                    topic=topic.name,
-                    clause_id=node.clause_id,
-                    clause_title=node.title,
-                    score=c.score,
-                    via=c.via,
-                    start_offset=node.start_offset,
-                    end_offset=node.end_offset,
-                    evidence=c.evidence,
-                    parts=parts,
-                )
-            )
+        found = memo.get(topic)
+        if found is None:
+            found = memo[topic] = _topic_matches(structure, topic)
+        matches.extend(found)
     order = {t.topic_id: i for i, t in enumerate(topics)}
     matches.sort(key=lambda m: (m.start_offset, -m.end_offset, order[m.topic_id]))
     return matches
+
+
+@per_structure()
+def _matches_by_topic(structure: DocumentStructure) -> dict[Topic, tuple[TopicMatch, ...]]:
+    """The matches found so far in a document, per topic (filled by `detect_topics`)."""
+    return {}
+
+
+def _topic_matches(structure: DocumentStructure, topic: Topic) -> tuple[TopicMatch, ...]:
+    scans = _scan(structure)
+    by_id = {sc.node.clause_id: sc for sc in scans}
+    cands = _candidates(topic, scans)
+    out = []
+    for c in _select(topic, cands, by_id):
+        node = c.scan.node
+        parts = tuple(
+            o.scan.node.clause_id
+            for o in cands
+            if node.clause_id in o.scan.ancestors and o.own_score > 0
+        )
+        out.append(
+            TopicMatch(
+                topic_id=topic.topic_id,
+                topic=topic.name,
+                clause_id=node.clause_id,
+                clause_title=node.title,
+                score=c.score,
+                via=c.via,
+                start_offset=node.start_offset,
+                end_offset=node.end_offset,
+                evidence=c.evidence,
+                parts=parts,
+            )
+        )
+    return tuple(out)
 
 
 # --------------------------------------------------------------------------------------------

@@ -13,17 +13,16 @@ reported once, where the document first uses it.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
 from contract_review.models import DocumentStructure
 from contract_review.parties import contract_parties
+from contract_review.playbook.files import read_yaml
 from contract_review.skills.cache import per_structure
+from contract_review.text import HAN, repeated_lines
 
-_WORDS = yaml.safe_load(Path(__file__).with_name("undefined_terms.yaml").read_text("utf-8"))
+_WORDS = read_yaml(Path(__file__).with_name("undefined_terms.yaml").read_text("utf-8"))
 COMMON = frozenset(_WORDS["common"].split())
 """Words that start or fill a capitalised phrase without making it a term."""
 SMALL = frozenset({"of", "for", "and", "the", "to", "in", "on", "de", "&"})
@@ -35,12 +34,14 @@ _BLOCK_LABEL = re.compile(
     r"[ \t]*:|/s/",
     re.IGNORECASE,
 )
+_PLACE_OF = r"(?:State|Commonwealth|City|County|Province|Republic|Kingdom)"
+"""Words before 'of' that make a place's name ('State of New York')."""
 _NAME_OPENER = re.compile(
     r"(?:\b(?:" + "|".join(re.escape(w) for w in _WORDS["name_openers"].split()) + r")"
-    r"|\b(?:State|Commonwealth|City|County|Province|Republic|Kingdom) of)[ \t]+$",
+    r"|\b" + _PLACE_OF + r" of)[ \t]+$",
     re.IGNORECASE,
 )
-_PLACE = re.compile(r"(?:State|Commonwealth|City|County|Province|Republic|Kingdom)\s+of\s")
+_PLACE = re.compile(_PLACE_OF + r"\s+of\s")
 _IDENTIFIER = re.compile(r"^(?:[IVXL]+|[A-Z]|Nos?|\d+)$")
 
 _WORD = r"[A-Z][\w'’-]*"
@@ -62,9 +63,6 @@ _LINE_LEAD = re.compile(
 _HEADING_END = re.compile(r"[ \t]*(?:[.:]|[ \t]-|;|\n)")
 _QUOTES = "\"“”'‘"
 _ZH_QUOTED = re.compile(r"[“\"「]([^”\"」\n]{1,20})[”\"」]")
-_HAN = re.compile(r"[\u4e00-\u9fff]")
-_REPEATED_LINE = 3
-"""A line this often in a document is a running head, a footer or a legend."""
 _MIN_WORD_USES = 3
 """A one-word term must be used at least this often, twice after a determiner."""
 
@@ -87,9 +85,8 @@ class UndefinedUse:
 
     term: str
     first: int
-    count: int
-    forms: tuple[str, ...] = ()
-    """Every spelling used ('Service Credits', 'Service Credit'); the term's when empty."""
+    forms: tuple[str, ...]
+    """Every spelling used ('Service Credits', 'Service Credit'), the term's first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,13 +149,6 @@ def _known(structure: DocumentStructure) -> _Known:
 def _segments(structure: DocumentStructure) -> list[tuple[int, str]]:
     """The document's text as (offset, text) of its top-level clauses."""
     return [(c.start_offset, c.text) for c in structure.clauses]
-
-
-def _repeated_lines(segments: list[tuple[int, str]]) -> frozenset[str]:
-    lines = Counter(
-        s for _, text in segments for line in text.splitlines() if 3 < len(s := line.strip()) < 160
-    )
-    return frozenset(line for line, n in lines.items() if n >= _REPEATED_LINE)
 
 
 def _is_heading(text: str, start: int, end: int) -> bool:
@@ -271,11 +261,11 @@ def _sentence_start(text: str, pos: int) -> bool:
 def document_undefined(structure: DocumentStructure) -> dict[str, UndefinedUse]:
     """Every term the document uses as defined but never defines, with its first use; none
     when the contract says its undefined terms are defined in another document."""
-    segments = _segments(structure)
     if incorporation(structure) is not None:
         return {}
+    segments = _segments(structure)
     known = _known(structure)
-    repeated = _repeated_lines(segments)
+    repeated = repeated_lines((t for _, t in segments), longest=160)
     first = structure.clauses[0] if structure.clauses else None
     preamble = first.text if first is not None and first.kind.value == "preamble" else ""
     whole = "\n".join(t for _, t in segments)
@@ -301,15 +291,15 @@ def document_undefined(structure: DocumentStructure) -> dict[str, UndefinedUse]:
             continue
         if _written_lower(term, whole):
             continue  # ordinary words the contract capitalises now and then
-        out[term] = UndefinedUse(term, min(a for a, _ in found), len(found), tuple(spelling[key]))
+        out[term] = UndefinedUse(term, min(a for a, _ in found), tuple(spelling[key]))
     for offset, text in segments:
         for m in _ZH_QUOTED.finditer(text):
             term = m.group(1)
-            if not _HAN.search(term) or term.casefold() in known.defined:
+            if not HAN.search(term) or term.casefold() in known.defined:
                 continue
             if term.casefold() in known.names or term in out:
                 continue
-            out[term] = UndefinedUse(term, offset + m.start(1), 1)
+            out[term] = UndefinedUse(term, offset + m.start(1), (term,))
     return out
 
 

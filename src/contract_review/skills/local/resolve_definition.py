@@ -115,15 +115,14 @@ def _undefined(structure: DocumentStructure, clause: ClauseNode) -> list[Undefin
     """The document's undefined terms this clause uses; `first_use` marks those it uses first."""
     out = []
     for use in document_undefined(structure).values():
-        forms = use.forms or (use.term,)
-        n = sum(_count(clause.text, form) for form in forms)
+        n = sum(_count(clause.text, form) for form in use.forms)
         if not n:
             continue
         here = clause.start_offset <= use.first < clause.end_offset
         p = (
             use.first - clause.start_offset
             if here
-            else min(i for form in forms if (i := clause.text.find(form)) != -1)
+            else min(i for form in use.forms if (i := clause.text.find(form)) != -1)
         )
         out.append(
             UndefinedTerm(
