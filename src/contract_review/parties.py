@@ -319,10 +319,18 @@ def _merge(groups: list[list[str]]) -> list[list[str]]:
     return merged
 
 
+_BETWEEN = re.compile(r"\b(?:between|among|by and)\b|甲方|乙方|双方", re.IGNORECASE)
+
+
 def _preamble_text(structure: DocumentStructure) -> str:
     parts = [c.text for c in structure.clauses if c.kind is ClauseKind.PREAMBLE]
-    if not parts and structure.clauses:
-        parts = [structure.clauses[0].text[:2000]]
+    firsts = [c for c in structure.clauses if c.kind is not ClauseKind.PREAMBLE][:1]
+    if not parts:
+        parts = [c.text[:2000] for c in firsts]
+    elif sum(map(len, parts)) < 300 and firsts and _BETWEEN.search(firsts[0].text[:1000]):
+        # a title alone before '1. Introduction This Agreement … between A and B': the parties
+        # are named in the first clause
+        parts.append(firsts[0].text[:2000])
     return "\n".join(parts)[:20_000]
 
 

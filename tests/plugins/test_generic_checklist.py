@@ -805,3 +805,47 @@ def test_a_review_analyses_each_clause_once(tmp_path: Path) -> None:
         termination["item"]["topic"],
         *termination["item"]["other_topics"],
     }
+
+
+def test_terminable_on_notice_is_termination_for_convenience() -> None:
+    # 'terminable', not 'terminate'
+    body = (
+        "This Agreement shall be terminable by either party at any time upon sixty (60) days' "
+        "written notice to the other party."
+    )
+    assert _topic_clauses(_parse(_en_untitled(body)), "Termination for Convenience") == ["2.2"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # a promise not to deal with anyone else
+        "The Association agrees not to grant the right to use its name and logo to anyone other "
+        "than the Sponsor in connection with the advertising of beverages.",
+        # a licence said to be exclusive after its subject matter
+        "The licence granted for the translated content shall be exclusive for display on the "
+        "open web.",
+        # an exclusive licence whose scope names Confidential Information
+        "Northwind hereby grants Brightwater a worldwide, irrevocable, exclusive, sublicensable "
+        "and royalty free license to use the Process and the related Northwind Confidential "
+        "Information for making the Product.",
+    ],
+)
+def test_exclusivity_written_without_the_usual_words(body: str) -> None:
+    assert _topic_clauses(_parse(_en_untitled(body)), "Exclusivity") == ["2.2"]
+
+
+def test_confidential_information_used_exclusively_is_not_exclusivity() -> None:
+    body = (
+        "The Recipient shall use the Confidential Information exclusively for the purpose of "
+        "evaluating the Transaction."
+    )
+    assert _topic_clauses(_parse(_en_untitled(body)), "Exclusivity") == []
+
+
+def test_handing_back_domain_names_on_termination_is_ip_ownership_assignment() -> None:
+    body = (
+        "Upon any termination or expiration of this Agreement, the Distributor shall promptly "
+        "transfer the Domain Names back to the Manufacturer."
+    )
+    assert _topic_clauses(_parse(_en_untitled(body)), "IP Ownership Assignment") == ["2.2"]

@@ -195,3 +195,150 @@ def test_a_period_of_another_obligation_is_not_the_term() -> None:
     got = _inventory(text)
     assert got["Expiration Date"][2] == ""
     assert got["Notice Period to Terminate Renewal"][2] == "90 days"
+
+
+def test_a_two_digit_year() -> None:
+    assert [d.value for d in find_dates("Effective Date:  11/4/10")] == [date(2010, 11, 4)]
+    assert [d.value for d in find_dates("signed 3/2/98 in Austin")] == [date(1998, 3, 2)]
+    assert find_dates("see Section 11/4/10a") == []
+
+
+def _licence_term(term: str) -> str:
+    start = LICENCE.index("2.1 This Agreement shall commence")
+    end = LICENCE.index("3. Fees and Audit")
+    return LICENCE[:start] + f"2.1 {term}\n\n" + LICENCE[end:]
+
+
+@pytest.mark.parametrize(
+    ("term", "value"),
+    [
+        # the renewal that follows does not hide the initial term
+        (
+            "The term of this Agreement is twelve (12) months from the date hereof, and will be "
+            "automatically renewed for one (1) additional twelve month period unless either "
+            "party gives notice.",
+            "2017-09-23",
+        ),
+        (
+            "The term of this Agreement shall be five (5) years following the Effective Date or "
+            "until the Studies are completed, whichever is later, unless extended.",
+            "2021-09-23",
+        ),
+        # a labelled line of a clause headed 'Term'
+        ("TERM: November 01, 2014 to October 31, 2017", "2017-10-31"),
+    ],
+)
+def test_the_expiration_of_the_initial_term(term: str, value: str) -> None:
+    assert _inventory(_licence_term(term))["Expiration Date"][2] == value
+
+
+def test_a_term_that_ends_on_an_event_is_present_without_a_date() -> None:
+    text = _licence_term(
+        "This Agreement shall take effect on the Effective Date and shall expire upon "
+        "completion of the Project and payment of all sums due."
+    )
+    present, ids, value = _inventory(text)["Expiration Date"]
+    assert present
+    assert value == ""
+    assert ids == ["2.1"]
+    assert _inventory(_licence_term("Licensee shall pay the fees monthly."))["Expiration Date"] == (
+        False,
+        [],
+        "",
+    )
+
+
+def test_a_date_left_blank_still_dates_the_contract() -> None:
+    text = LICENCE.replace(
+        "as of the 23rd day of\nSeptember, 2016", "as of the [ ] day of [ ], 2020"
+    )
+    present, _, value = _inventory(text)["Agreement Date"]
+    assert present
+    assert value == ""
+    assert _inventory(text)["Effective Date"][0]
+
+
+def test_the_day_the_term_commences_is_the_effective_date() -> None:
+    text = LICENCE.replace(' (the "Effective Date")', "").replace(
+        "shall commence on the Effective Date", "shall commence on November 1st, 2016"
+    )
+    assert _inventory(text)["Effective Date"][2] == "2016-11-01"
+
+
+def test_parties_named_in_a_first_clause_after_a_bare_title() -> None:
+    text = (
+        "EXHIBIT 99.2\n\nHosting Agreement 1.0 Introduction This Hosting Agreement "
+        '("Agreement") between Northwind Computing Corporation ("Northwind") and Lakeside '
+        'Holdings Inc. ("Customer") sets out the terms of the hosting services. 2.0 Services '
+        "Northwind will host the Customer's content. 3.0 Charges Customer will pay the "
+        "charges monthly. 4.0 Term This Agreement will remain in effect for thirty-six (36) "
+        "months. 5.0 General This Agreement is governed by the laws of the State of New York.\n"
+    )
+    structure = StructureParser().parse(text)
+    assert [c.clause_id for c in structure.clauses][-5:] == ["1", "2", "3", "4", "5"]
+    got = _inventory(text)
+    assert got["Parties"][2] == "Northwind Computing Corporation; Lakeside Holdings Inc."
+
+
+def _with_clause_5_2(sentence: str) -> str:
+    end = LICENCE.index("6. Governing Law")
+    return LICENCE[:end] + f"5.2 {sentence}\n\n" + LICENCE[end:]
+
+
+@pytest.mark.parametrize(
+    ("category", "sentence"),
+    [
+        (
+            "Minimum Commitment",
+            "The Publisher shall make available no less than sixteen thousand (16,000) articles "
+            "in each language.",
+        ),
+        (
+            "Minimum Commitment",
+            "The Sponsor agrees to commit funding in an amount of at least two million dollars "
+            "($2,000,000) for the Studies.",
+        ),
+        (
+            "Rofr/Rofo/Rofn",
+            "If the Licensee timely exercises its option, the terms of the licence shall be "
+            "negotiated in good faith within six months.",
+        ),
+        (
+            "Covenant Not to Sue",
+            "Licensee agrees not to do anything inconsistent with such ownership, including "
+            "filing to register any mark containing the Brand.",
+        ),
+        (
+            "Post-Termination Services",
+            "For twenty-four (24) months following termination of this Agreement, Licensee shall "
+            "state on all public materials that it no longer uses the Licensed Mark.",
+        ),
+        (
+            "Post-Termination Services",
+            "All reasonable fees associated with the wind-down activities shall be paid by the "
+            "Sponsor.",
+        ),
+    ],
+)
+def test_categories_written_in_other_words(category: str, sentence: str) -> None:
+    text = _with_clause_5_2(sentence)
+    assert _inventory(text)[category][0], category
+
+
+@pytest.mark.parametrize(
+    ("category", "sentence"),
+    [
+        (
+            "Minimum Commitment",
+            "The Committee shall meet at least once every calendar quarter, and a quorum "
+            "requires at least one (1) representative of each party.",
+        ),
+        (
+            "Minimum Commitment",
+            "The Licensee shall give not less than thirty (30) days' notice of any audit.",
+        ),
+    ],
+)
+def test_categories_not_to_be_found(category: str, sentence: str) -> None:
+    text = _with_clause_5_2(sentence)
+    assert not _inventory(text)[category][0], category

@@ -390,3 +390,25 @@ def test_a_flattened_line_break_inside_a_sentence_is_not_a_heading() -> None:
     )
     ids = [c.clause_id for c in _parse(text).iter_clauses()]
     assert ids == ["preamble", "1", "2", "3"]
+
+
+def test_a_flattened_numbering_whose_first_heading_follows_the_title() -> None:
+    # PDF text without line breaks: '1.0' follows the title with no stop before it, so only
+    # 2.0, 3.0 … sit after sentence ends
+    body = " ".join(
+        f"{n}.0 {title} The parties agree on the {title.lower()} as set out in this part, "
+        "which is written at length so that the paragraph runs on as flattened filings do, "
+        "over many words and several lines of the original page."
+        for n, title in enumerate(("Introduction", "Services", "Charges", "Term", "General"), 1)
+    )
+    text = "EXHIBIT 99.2\n\nHosting Agreement " + body + "\n"
+    structure = StructureParser().parse(text)
+    assert [c.clause_id for c in structure.clauses if c.clause_id != "preamble"] == [
+        "1", "2", "3", "4", "5"
+    ]  # fmt: skip
+    # a '1' that is a reference is not taken for the missing heading
+    referred = text.replace(
+        "Hosting Agreement 1.0 Introduction", "Hosting Agreement under Section 1 Introduction"
+    )
+    ids = [c.clause_id for c in StructureParser().parse(referred).clauses]
+    assert "1" not in ids

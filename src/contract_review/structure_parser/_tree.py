@@ -164,7 +164,63 @@ def find_candidates(text: str) -> list[Candidate]:
         limit = min(len(text), tok.end + _MAX_BLOCK)
         be = _BLOCK_END_RE.search(text, tok.end, limit)
         found.append(Candidate(tok, strength, be.start() if be else limit))
-    return found
+    return _with_missed_firsts(text, found)
+
+
+_REFERRED = re.compile(
+    r"(?i)(?:section|clause|article|paragraph|item|schedule|exhibit|annex|appendix|no\.|number)"
+    r"[ \u00a0]*$"
+)
+_RUN = 3  # '2.0', '3.0', '4.0' in a row: a numbering, not numbers that happen to follow stops
+_ONE = re.compile(r"(?<![\w.,$])1(?:\.0)?\.?[ \u00a0]+(?=[A-Z])")
+
+
+def _with_missed_firsts(text: str, found: list[Candidate]) -> list[Candidate]:
+    """Add the '1.0' of a flattened numbering that the sentence-end scan missed.
+
+    In text flattened from PDF a heading often follows a title without a stop ('… Hosting
+    Agreement 1.0 Introduction This …'), so only 2.0, 3.0 … are found, and a numbering cannot
+    start at 2. When weak candidates 2, 3, 4 … follow one another, the '1' between the previous
+    candidate and the 2 is looked for.
+    """
+    added: list[Candidate] = []
+    for i, c in enumerate(found):
+        if c.strength != WEAK or _dec1(c) != 2:
+            continue
+        following = [_dec1(d) for d in found[i + 1 : i + _RUN] if d.strength == WEAK]
+        if following != list(range(3, 2 + _RUN)):
+            continue
+        lo = found[i - 1].token.end if i else 0
+        if i and _dec1(found[i - 1]) == 1:
+            continue
+        ones = [
+            m
+            for m in _ONE.finditer(text, lo, c.token.start)
+            if not _REFERRED.search(text, max(0, m.start() - 12), m.start())
+        ]
+        if len(ones) != 1:
+            continue  # none, or several: not knowable which
+        tok = match_token(text, ones[0].start(), allow_items=False)
+        if tok is None or _dec1_of(tok) != 1:
+            continue
+        limit = min(len(text), tok.end + _MAX_BLOCK)
+        be = _BLOCK_END_RE.search(text, tok.end, limit)
+        added.append(Candidate(tok, WEAK, be.start() if be else limit))
+    if not added:
+        return found
+    return sorted(found + added, key=lambda c: c.token.start)
+
+
+def _dec1(c: Candidate) -> int | None:
+    return _dec1_of(c.token)
+
+
+def _dec1_of(tok: Token) -> int | None:
+    """The value of a one-level decimal number ('2', '2.', '2.0'), else None."""
+    for a in tok.alts:
+        if a.style == "dec1":
+            return a.value
+    return None
 
 
 # Words a sentence cannot end on: a line ending with one runs on into the next.

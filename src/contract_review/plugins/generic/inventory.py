@@ -129,6 +129,8 @@ _DATE_FORMS = (
     ),
     # '9/23/2016', '09-23-2016' (US order, as EDGAR filings write them)
     re.compile(r"\b(?P<month>[01]?\d)[/-](?P<day>[0-3]?\d)[/-]" + _YEAR + r"\b"),
+    # '11/4/10': US order with a two-digit year (19xx from 50 on)
+    re.compile(r"\b(?P<month>[01]?\d)/(?P<day>[0-3]?\d)/(?P<yy>\d\d)(?![\w/])"),
     # '2016-09-23'
     re.compile(r"\b" + _YEAR + r"-(?P<month>[01]\d)-(?P<day>[0-3]\d)\b"),
     # '2016年9月23日'
@@ -153,8 +155,12 @@ def find_dates(text: str) -> list[FoundDate]:
         for m in pattern.finditer(text):
             month_text = m.group("month").lower().rstrip(".")
             month = _MONTHS.get(month_text) or (int(month_text) if month_text.isdigit() else 0)
+            groups = m.groupdict()
+            year = int(groups["year"]) if groups.get("year") else int(groups["yy"])
+            if year < 100:
+                year += 1900 if year >= 50 else 2000
             try:
-                value = date(int(m.group("year")), month, int(m.group("day")))
+                value = date(year, month, int(m.group("day")))
             except ValueError:
                 continue
             if m.start() not in found:
@@ -355,7 +361,25 @@ _AS_AGREED = re.compile(
 )
 
 
+# A date left to be filled in when the contract is signed: '[ ] day of [ ], 2020',
+# '____ day of __________, 20__', '[●], 2019'.
+_BLANK = r"(?:\[[^\]\n]{0,8}\]|_{2,})"
+_BLANK_DATE = re.compile(
+    _BLANK
+    + r"[ \t]*(?:(?:st|nd|rd|th)[ \t]+)?(?:day[ \t\n]+of[ \t\n]+)?(?:"
+    + _BLANK
+    + r"|"
+    + _MONTH
+    + r"(?:[ \t]+"
+    + _BLANK
+    + r")?)?,?[ \t\n]+(?:19|20)(?:\d\d|_{1,4}|\[[^\]\n]{0,4}\])",
+    re.IGNORECASE,
+)
+
+
 def _agreement_date(head: str, repeated: frozenset[str]) -> tuple[date | None, str]:
+    """The contract's date and the words that give it; a date left blank ('[ ] day of [ ],
+    2020') is no date but still the contract's date line."""
     dates = [d for d in find_dates(head) if _line_of(head, d.start) not in repeated]
     for d in dates:
         context = head[max(0, d.start - 120) : d.start]
@@ -364,6 +388,9 @@ def _agreement_date(head: str, repeated: frozenset[str]) -> tuple[date | None, s
     if dates:
         d = dates[0]
         return d.value, head[max(0, d.start - 40) : d.end]
+    for blank in _BLANK_DATE.finditer(head):
+        if _DATED.search(head[max(0, blank.start() - 120) : blank.start()]):
+            return None, head[max(0, blank.start() - 40) : blank.end()]
     return None, ""
 
 
@@ -374,8 +401,14 @@ def _line_of(text: str, pos: int) -> str:
 
 
 def _effective_date(
-    structure: DocumentStructure, head: str, agreed: date | None, repeated: frozenset[str]
+    structure: DocumentStructure,
+    head: str,
+    dated: tuple[date | None, str],
+    repeated: frozenset[str],
 ) -> tuple[date | None, str]:
+    """The date the contract takes effect and the words that give it; with no date of its
+    own, the contract's date (`dated`: `_agreement_date`'s answer)."""
+    agreed, agreed_quote = dated
     for term, defined in structure.definitions.items():
         if term.casefold() not in ("effective date", "commencement date", "生效日"):
             continue
@@ -390,12 +423,26 @@ def _effective_date(
         before = head[max(0, d.start - 80) : d.start]
         if _EFFECTIVE.search(before):
             return d.value, head[max(0, d.start - 40) : d.end]
+    # 'This Agreement will commence on November 1st, 2017', 'a fixed term beginning November
+    # 27, 2018': the term starts on it
+    for clause in structure.clauses:
+        if not _COMMENCE.search(clause.text):
+            continue
+        for sentence in _sentences(clause.text):
+            if len(sentence) > 1500 or not _TERM_WORDS.search(sentence):
+                continue
+            for d in find_dates(sentence):
+                if _COMMENCE.search(sentence[max(0, d.start - 40) : d.start]):
+                    return d.value, sentence.strip()
     # 'effective as of the date first written above', an 'Effective Date' used but dated only
     # in the heading: the contract takes effect on its date
     whole = "\n".join(c.text for c in structure.clauses)
-    if agreed is not None and re.search(r"Effective Date|effective (?:as of|on)|生效", whole):
-        return agreed, ""
+    if re.search(r"Effective Date|effective (?:as of|on)|生效", whole):
+        return agreed, agreed_quote if agreed is None else ""
     return None, ""
+
+
+_COMMENCE = re.compile(r"\b(?:commenc|begin|beginning|start)\w*|起", re.IGNORECASE)
 
 
 # --------------------------------------------------------------------------------------------
@@ -437,19 +484,37 @@ _OWN_TERM = re.compile(
 )
 
 
+_SPAN = re.compile(r"\b(?:beginning|commencing|starting|from|effective)\b", re.IGNORECASE)
+_TERM_LABEL = re.compile(r"\s*(?:initial[ \t]+)?term[ \t]*[:：]", re.IGNORECASE)
+
+
 def _expiration(
-    clause_texts: list[str], start: date | None, *, own_term_only: bool = False
+    clause_texts: list[str],
+    start: date | None,
+    *,
+    own_term_only: bool = False,
+    titled: bool = False,
 ) -> tuple[str, str] | None:
     """(value, sentence) of the initial term's end: an ISO date or 'perpetual'; None when no
-    sentence says. `own_term_only`: read only sentences about the contract's own term."""
+    sentence says. `own_term_only`: read only sentences about the contract's own term;
+    `titled`: the texts are the bodies of clauses headed 'Term', whose sentences need not say
+    'term' again ('TERM: November 1, 2014 to October 31, 2017')."""
     for text in clause_texts:
         for sentence in _sentences(text):
-            if len(sentence) > 1500 or not _TERM_WORDS.search(sentence):
+            if len(sentence) > 1500:
                 continue
-            if own_term_only and not _OWN_TERM.search(sentence):
+            renew = re.search(r"renew|extend|续", sentence, re.I)
+            if renew and not re.search(r"initial", sentence, re.I):
+                # '… twelve (12) months from the date hereof, and will be automatically
+                # renewed …', '… unless extended': the term is what comes before
+                sentence = sentence[: renew.start()]
+            if not (titled or _TERM_WORDS.search(sentence)):
                 continue
-            if re.search(r"renew|extend|续", sentence, re.I) and not re.search(
-                r"initial", sentence, re.I
+            if own_term_only and not (
+                _OWN_TERM.search(sentence)
+                or _TERM_LABEL.match(sentence)
+                # 'a fixed term … beginning November 27, 2018 and ending November 30th, 2019'
+                or (re.search(r"\bterm\b", sentence, re.I) and _SPAN.search(sentence))
             ):
                 continue
             for d in find_dates(sentence):
@@ -479,6 +544,33 @@ def _expiration(
                 return end.isoformat(), sentence.strip()
             if _PERPETUAL.search(sentence):
                 return "perpetual", sentence.strip()
+    return None
+
+
+# A sentence that says how long the contract itself lasts, whether or not a date can be worked
+# out of it: 'shall remain in effect … until the expiration of the Royalty Term', 'shall
+# expire upon completion of the Project', 'the term ("Term") of this Agreement shall be …'.
+_TERM_STATED = re.compile(
+    r"\b(?:initial[ \t\n]+)?term[ \t\n]+(?:\([^)]{0,20}\)[ \t\n]+)?of[ \t\n]+this[ \t\n]+"
+    r"(?:agreement|contract)[ \t\n]+(?:shall|will|is|commences|begins|expires|ends)\b|"
+    r"\bthis[ \t\n]+(?:agreement|contract)[ \t\n]+(?:shall|will)[ \t\n]+(?:\w+[ \t\n]+){0,10}?"
+    r"(?:expire|end[ \t\n]+on|continue[ \t\n]+in[ \t\n]+(?:full[ \t\n]+)?(?:force|effect)|"
+    r"continue[ \t\n]+(?:for|until|through)|remain[ \t\n]+in[ \t\n]+(?:full[ \t\n]+)?"
+    r"(?:force|effect))\b|本(?:合同|协议)(?:的)?有效期",
+    re.IGNORECASE,
+)
+
+
+def _term_stated(structure: DocumentStructure) -> tuple[str, str] | None:
+    """(clause id, sentence) of the first sentence stating the contract's own term."""
+    for clause in structure.clauses:
+        m = _TERM_STATED.search(clause.text)
+        if m is None:
+            continue
+        pos = clause.start_offset + m.start()
+        holder = structure.clause_at(pos) or clause
+        around = next((x for x in _sentences(holder.text) if m.group() in x), m.group())
+        return holder.clause_id, around.strip()
     return None
 
 
@@ -564,17 +656,22 @@ def build_inventory(structure: DocumentStructure) -> ClauseInventory:
     repeated = repeated_lines((c.text for c in structure.clauses), longest=200)
     agreed, agreed_quote = _agreement_date(head, repeated)
     values["Agreement Date"] = (agreed.isoformat() if agreed else "", agreed_quote)
-    effective, effective_quote = _effective_date(structure, head, agreed, repeated)
+    effective, effective_quote = _effective_date(structure, head, (agreed, agreed_quote), repeated)
     values["Effective Date"] = (effective.isoformat() if effective else "", effective_quote)
     term_texts = [
         _body(c) for c in structure.iter_clauses() if re.search(r"\bterm\b|期限", c.title, re.I)
     ] + texts.get("Renewal Term", [])
     start = effective or agreed
     values["Expiration Date"] = (
-        _expiration(term_texts, start)
+        _expiration(term_texts, start, titled=True)
         or _expiration([c.text for c in structure.clauses], start, own_term_only=True)
         or ("", "")
     )
+    if not values["Expiration Date"][0] and (stated := _term_stated(structure)) is not None:
+        # the term is stated but ends on an event ('upon completion of the Project'): present,
+        # with no date to give
+        found["Expiration Date"] = [stated[0]]
+        values["Expiration Date"] = ("", stated[1])
     renewal_texts = texts.get("Renewal Term", []) + texts.get(
         "Notice Period to Terminate Renewal", []
     )
@@ -594,7 +691,7 @@ def build_inventory(structure: DocumentStructure) -> ClauseInventory:
     for category in CATEGORIES:
         value, quote = values.get(category, ("", ""))
         ids = found.get(category, [])
-        present = bool(ids) or bool(value)
+        present = bool(ids) or bool(value) or bool(quote)  # a quote: said, no value to give
         entries.append(
             InventoryEntry(
                 category=category, present=present, clause_ids=ids, value=value, quote=quote
