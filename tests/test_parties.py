@@ -315,3 +315,38 @@ def test_a_you_outside_the_opening_is_nobodys_label() -> None:
         + '\n\nEXHIBIT A\nAcme warrants to the original purchaser ("You") that the goods work.\n'
     )
     assert all("You" not in p.labels for p in find_parties(structure))
+
+
+@pytest.mark.parametrize(
+    ("preamble", "names"),
+    [
+        # labels in parentheses without quotes, straight after a company
+        (
+            "This Gas Storage Agreement (Agreement) is entered into by Northern Lakes Storage "
+            "Limited Partnership (Operator) and RIVERBEND GAS COMPANY (Customer).",
+            ["Northern Lakes Storage Limited Partnership", "RIVERBEND GAS COMPANY"],
+        ),
+        # 'among', each party's address before its label on a line of its own
+        (
+            'This Development Agreement ("Agreement") is made by and among   Corvane, Inc.  12 '
+            'Harbour Road, Leeds LS1 4AB\n\n(hereinafter called "CORVANE"),   and   Halden '
+            'Biologics GmbH   Ringstrasse 4 80331 Munich   (hereinafter called "HALDEN").',
+            ["Corvane, Inc.", "Halden Biologics GmbH"],
+        ),
+    ],
+)
+def test_preambles_of_filed_contracts(preamble: str, names: list[str]) -> None:
+    text = f"{preamble}\n\n1. Services\nThe parties shall cooperate in good faith.\n"
+    found = [p.name for p in find_parties(StructureParser().parse(text))]
+    assert sorted(found) == sorted(names)
+
+
+def test_a_bare_word_in_parentheses_names_no_party() -> None:
+    text = (
+        "This Agreement is made between Marlow Trading (Pty) Ltd, a company registered in "
+        "South Africa (Gauteng), and Keel Logistics Ltd.\n\n1. Services\nThe parties shall "
+        "cooperate.\n"
+    )
+    names = [p.name for p in find_parties(StructureParser().parse(text))]
+    assert "Gauteng" not in " ".join(names)
+    assert "Pty" not in names

@@ -207,7 +207,7 @@ def _is_label(word: str) -> bool:
 # --------------------------------------------------------------------------------------------
 
 _EN_SUFFIX = (
-    r"(?:Inc|Ltd|Limited|LLC|L\.L\.C|LLP|LP|plc|PLC|GmbH|AG|SA|S\.A|SAS|BV|B\.V|NV|N\.V|Corp"
+    r"(?:Inc|Ltd|Limited\s+Partnership|Limited|Partnership|LLC|L\.L\.C|LLP|LP|plc|PLC|GmbH|AG|SA|S\.A|SAS|BV|B\.V|NV|N\.V|Corp"
     r"|Corporation|Company|Co|Pty\s+Ltd|Pte\.?\s+Ltd|KK|Authority|Group)\.?"
 )
 _ZH_SUFFIX = r"(?:公司|集团|局|委员会|中心|医院|大学|学院|学校|银行|厂|研究所|研究院|设计院|事务所|政府|合伙企业)"
@@ -298,6 +298,11 @@ def _name_before(text: str, end: int) -> str | None:
         default=0,
     )
     name = _clean(head[cut:])
+    # 'Halden Biologics GmbH   Ringstrasse 4 80331 Munich': the address after the company form
+    # is not its name
+    form = re.search(r"(?<![A-Za-z])" + _EN_SUFFIX + r"(?=\s{2,}|\s+\d)", name)
+    if form is not None:
+        name = name[: form.end()]
     return name if _looks_like_name(name) else None
 
 
@@ -1136,14 +1141,16 @@ _DOC_WORDS = frozenset(
 _PREAMBLE_LABEL = re.compile(
     r"\(\s*(?:(?:the|hereinafter(?:\s+(?:referred\s+to|called|named|defined))?(?:\s+as)?"
     r"|herein)\s+)?(?:the\s+)?(?:[\"“”]\s*(?:the\s+)?([A-Z][A-Za-z0-9&.'\- ]{0,38}[A-Za-z0-9.])\s*[\"“”]"
-    r"|([A-Z][A-Z0-9&\-]{1,11})(?=\s*\))|as\s+(?:the\s+)?([A-Z][A-Za-z]{2,30})(?=\s*\)))"
+    r"|([A-Z][A-Z0-9&\-]{1,11})(?=\s*\))|as\s+(?:the\s+)?([A-Z][A-Za-z]{2,30})(?=\s*\))"
+    # '… Limited Partnership (Transporter)': a bare word, taken only straight after a company
+    r"|([A-Z][a-z]{2,20})(?=\s*\)))"
 )
 # Where a party's description starts: after "between", "by", "and", "with", a line break (and
 # its label: 'From:', 'To:', 'Client:').
 # A party set out in its own paragraph ("by and between:\n\nACME, INC., a Delaware …")
 # starts at its line.
 _PARTY_START = re.compile(
-    r"(?i:\bbetween|\bby|\band|\bwith)[\s,:]+(?=[A-Z])"
+    r"(?i:\bbetween|\bamong(?:st)?|\bby|\band|\bwith)[\s,:]+(?=[A-Z])"
     r"|(?:^|\n)[ \t]*[A-Z][A-Za-z]{1,15}(?: [A-Za-z]{1,15})?:[ \t]*(?=[A-Z])"  # 'From: Acme LLP'
     r"|(?:^|\n)[ \t,:]*(?=[A-Z])"
 )
@@ -1157,6 +1164,7 @@ _NAME_RUN = re.compile(
 
 
 _ORG_SUFFIX = re.compile(r"(?<![A-Za-z])" + _EN_SUFFIX + r"(?![A-Za-z])")
+_ANY_CASE_SUFFIX = re.compile(_ORG_SUFFIX.pattern, re.IGNORECASE)  # 'ANR PIPELINE COMPANY'
 """A company form ('Ltd', 'Inc.', 'GmbH') in a name."""
 
 
@@ -1179,8 +1187,12 @@ def _org_before(text: str, end: int, after: int = 0) -> str | None:
     previous label, which ends at `after` (a description may itself say 'England and Wales'
     or hold parentheses: '(organisation number …)')."""
     head = text[max(0, end - 400, after) : end]
-    # The description lies after the previous label and within the paragraph.
+    # The description lies after the previous label and within the paragraph, or in the one
+    # before when the label opens its own ('Xencor, Inc.  111 W. Lemon Ave. …\n\n(hereinafter
+    # called "XENCOR")').
     base = head.rfind("\n\n") + 1
+    if base and not head[base:].strip():
+        base = head.rfind("\n\n", 0, base - 1) + 1
     starts = [m.end() for m in _PARTY_START.finditer(head, base)]
     # A numbered list of parties: "(1) Acme S.p.A., a company … ("Manufacturer"); and (2) …"
     listed = [m.end() for m in _LIST_MARK.finditer(head, base)]
@@ -1226,6 +1238,11 @@ def _preamble_groups(structure: DocumentStructure) -> list[list[str]]:
         name = _org_before(text, m.start(), previous)
         if name is None or not (_is_label(label) or _looks_like_name(name)):
             continue
+        if m.group(4) and not (
+            _ANY_CASE_SUFFIX.search(name)
+            and re.search(re.escape(name) + r"\s*$", text[: m.start()])
+        ):
+            continue  # '(Delaware)', '(Pty)': a bare word in parentheses names no party
         groups.append([label, name] if label.casefold() != name.casefold() else [name])
     return groups
 
