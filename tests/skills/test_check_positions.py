@@ -383,3 +383,41 @@ def test_whose_exclusive_representative_or_sole_remedy_it_is(clause: str, positi
         found = {(p, e) for p, e, _ in _effects(_findings(POSSESSIVE, party, clause))}
         assert (position, effect) in found, (party, found)
         assert all(e == effect for p, e in found if p == position)
+
+
+BANK = """SOFTWARE SERVICES AGREEMENT
+
+This Agreement is made between Larkspur Bank, N.A. ("Bank") and Tidewater Systems, Inc. (the "Supplier").
+
+9. Audit
+9.1 Once a year, the Bank may audit the Supplier's books and records on ten (10) days' notice. The Bank may also audit the Supplier's facilities used for the Services. If an audit shows a breach, the Bank may audit the Supplier again at the Supplier's expense.
+
+10. Personnel and warranties
+10.1 The Supplier shall inform its personnel that they are not employees of the Bank for any purpose, and that the Bank shall not be liable to any of them as an employer for any claims arising out of their assignment.
+10.2 The Bank makes no representation as to the Supplier Marks; the Supplier makes no representation as to the Bank Materials.
+10.4 The Bank makes no representation as to the hosting services it procures.
+
+11. Services
+11.1 The Bank shall not be liable for any losses whatsoever arising from the Services.
+"""
+
+
+def test_liability_to_ones_own_personnel_is_no_exclusion_against_us() -> None:
+    positions = {p for p, e, _ in _effects(_findings(BANK, "Supplier", "10.1"))}
+    assert "one_sided_exemption" not in positions
+    control = _effects(_findings(BANK, "Supplier", "11.1"))
+    assert ("one_sided_exemption", "against_us") in {(p, e) for p, e, _ in control}
+
+
+def test_a_disclaimer_about_our_own_property_is_not_against_us() -> None:
+    """Each side disclaims the other's property ('the Bank makes no representation as to the
+    Supplier Marks'): a disclaimer of what is ours is no term against us, for either side."""
+    control = _effects(_findings(BANK, "Supplier", "10.4"))
+    assert ("one_sided_exclusion", "against_us") in {(p, e) for p, e, _ in control}
+    for party in ("Supplier", "Bank"):
+        found = [
+            (p, e)
+            for p, e, _ in _effects(_findings(BANK, party, "10.2"))
+            if p == "one_sided_exclusion"
+        ]
+        assert ("one_sided_exclusion", "against_us") not in found, party

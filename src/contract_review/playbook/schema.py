@@ -18,6 +18,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from contract_review.models import BaselinePosition
+from contract_review.text import LEADING_NUMBER, SEGMENT_END
 
 __all__ = [
     "BREADTH",
@@ -146,6 +147,13 @@ class PartyCheck(_Strict):
         "after",
         description="Whether the holder is named just after or just before that match "
         "('either': after, else before — '视为甲方确认', '出借人收到通知即视为同意').",
+    )
+    subject_after: str | None = Field(
+        None,
+        description="Where the term names what it is about: a regular expression ('as to', "
+        "'关于') after which, within a few words, our own name marks our own property ('makes "
+        "no representation as to the King Trademarks', acting for King): a disclaimer of what "
+        "is ours is no term against us.",
     )
     fair_from_days: float | None = Field(
         None,
@@ -323,7 +331,18 @@ class Position(_Strict):
             return True
         if title and self.recognise.titles and any_of(tuple(self.recognise.titles)).search(title):
             return True
-        return any(any_of(tuple(c.patterns)).search(text) for c in self.checks)
+        if any(any_of(tuple(c.patterns)).search(text) for c in self.checks):
+            return True
+        # a pattern anchored on its sentence's start ('^(?!… force majeure)…') is tried on each
+        # sentence, not only on the clause's first
+        anchored = tuple(p for c in self.checks for p in c.patterns if p.startswith("^"))
+        if not anchored:
+            return False
+        pattern = any_of(anchored)
+        return any(
+            pattern.search(LEADING_NUMBER.sub("", part.strip(), count=1))
+            for part in SEGMENT_END.split(text)
+        )
 
     def as_baseline(self) -> BaselinePosition:
         """The position as the baseline a clause is compared with."""

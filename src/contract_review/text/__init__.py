@@ -67,6 +67,13 @@ SENTENCE_OR_LINE_END = re.compile(r"[。！？\n]|[.!?](?=\s|$)")
 SEGMENT_END = re.compile(r"[。！？；;\n]|[.!?](?=\s|$)")
 """Where a sentence, a line or a semicolon-separated part of a sentence ends."""
 
+LEADING_NUMBER = re.compile(
+    r"^[ \t]*(?:(?:section|clause|article|sub-clause)[ \t]+)?(?:\d+(?:\.\d+)*\.?|\(\w{1,4}\))[ \t]+",
+    re.IGNORECASE,
+)
+"""A clause number opening a sentence ('11.1 ', 'Section 4.2 ', '(b) '): patterns that read one
+sentence ('no full stop before …') are tried on what follows it."""
+
 
 def has_cjk(text: str) -> bool:
     """Whether `text` contains a Han character."""

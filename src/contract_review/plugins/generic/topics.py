@@ -366,10 +366,9 @@ def _score_sentences(topic: Topic, sentences: list[tuple[str, str]]) -> tuple[fl
         hits = [i for i, gate in enumerate(gates) if gate.search(sentence, folded)]
         if not hits:
             continue
-        vetoed = bool(_SURVIVAL.search(sentence)) or any(
-            n.search(sentence, folded) for n in topic.gated_negatives
-        )
-        if vetoed:
+        if _SURVIVAL.search(sentence):
+            continue  # a list of surviving clauses names topics without holding them
+        if any(n.search(sentence, folded) for n in topic.gated_negatives):
             if not topic.forced:
                 continue
             hits = [i for i in hits if rules[i].force]

@@ -49,7 +49,7 @@ from contract_review.skills.context import (
 from contract_review.skills.local.extract_financial_terms import analyse
 from contract_review.skills.risks import RiskFactory
 from contract_review.skills.schema import SkillBackend, SkillRegistration
-from contract_review.text import SEGMENT_END, has_cjk
+from contract_review.text import LEADING_NUMBER, SEGMENT_END, has_cjk
 from contract_review.text.literals import GatedPattern, fold
 
 __all__ = [
@@ -163,6 +163,8 @@ def _judge(
     kinds = _RIGHT_KINDS if check.kind == "their_right" else _DUTY_KINDS
     if check.kind == "their_right" and _DEEMED_BREACH.search(sentence):
         return None  # 'an attempted termination … shall be deemed a breach': no right at all
+    if check.subject_after is not None and _about_ours(check.subject_after, sentence, roles):
+        return None
     near = _beneficiary(check, sentence, roles) or _holder_near(check, sentence, roles)
     if near is None and check.holder_at_seat:
         near = _holder_at_seat(sentence, places, roles)
@@ -210,6 +212,22 @@ def _judge(
     holder = actors[0][1]
     return ("against_us" if against else "favourable"), (
         _word(roles, side) if is_pronoun(holder) else holder
+    )
+
+
+def _about_ours(subject_after: str, sentence: str, roles: PartyRoles) -> bool:
+    """Whether the term is about something named after us ('… as to the King Trademarks',
+    '… regarding Licensee's Materials')."""
+    m = _compile(subject_after).search(sentence)
+    if m is None:
+        return False
+    after = sentence[m.end() : m.end() + 60]
+    # five words, or a dozen characters of Chinese ('关于甲方商标')
+    window = after[:12] if has_cjk(after[:4]) else " ".join(after.split()[:5])
+    return any(
+        re.search(rf"(?<![\w-]){re.escape(alias)}(?:['’]s?)?(?![\w-])", window)
+        for alias in roles.our_aliases
+        if alias and not is_pronoun(alias)
     )
 
 
@@ -431,7 +449,8 @@ def _matches(positions: list[Position], text: str) -> list[Match]:
         (i, sentence)
         for s, e in _segments(text)
         for sentence in (text[s:e].strip(),)
-        for i in _sentence_hits(sentence, table)
+        # '11.1 The Bank shall not …': the clause number is no part of the sentence's wording
+        for i in _sentence_hits(LEADING_NUMBER.sub("", sentence, count=1), table)
     ]
     hits.sort(key=lambda hit: hit[0])  # position order, then text order
     return [(*table.checks[i], sentence) for i, sentence in hits]
