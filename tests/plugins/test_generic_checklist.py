@@ -849,3 +849,12 @@ def test_handing_back_domain_names_on_termination_is_ip_ownership_assignment() -
         "transfer the Domain Names back to the Manufacturer."
     )
     assert _topic_clauses(_parse(_en_untitled(body)), "IP Ownership Assignment") == ["2.2"]
+
+
+def test_a_survival_list_does_not_hold_the_topics_it_names() -> None:
+    body = (
+        "Upon termination, the following provisions shall continue in full force and effect: "
+        'Article 1 ("Definitions"), Section 12.3 ("Change of Control") and Article 14 '
+        '("Confidentiality").'
+    )
+    assert _topic_clauses(_parse(_en_untitled(body)), "Change of Control") == []

@@ -421,3 +421,13 @@ def test_a_disclaimer_about_our_own_property_is_not_against_us() -> None:
             if p == "one_sided_exclusion"
         ]
         assert ("one_sided_exclusion", "against_us") not in found, party
+
+
+def test_a_stake_is_no_late_payment_rate() -> None:
+    text = BANK.replace(
+        "11.1 The Bank",
+        '11.2 "Affiliate" means any company in which the Bank holds at least a 19% ownership, '
+        "equity, control or financial interest.\n11.1 The Bank",
+    )
+    positions = {p for p, _, _ in _effects(_findings(text, "Supplier", "11.2"))}
+    assert "late_payment_interest" not in positions
