@@ -436,12 +436,18 @@ def test_assignment_of_inventions_is_not_anti_assignment() -> None:
     assert _topic_clauses(structure, "IP Ownership Assignment") == ["2.2"]
 
 
-def test_assignment_carve_out_without_consent_is_not_change_of_control() -> None:
-    body = (
+@pytest.mark.parametrize(
+    "body",
+    [
         "Either party may assign this Agreement without the consent of the other party to a "
         "successor in connection with a merger or the sale of all or substantially all of its "
-        "assets."
-    )
+        "assets.",
+        "Either Party may assign this Agreement without the other Party's consent to an "
+        "acquiring party in connection with the transfer or sale of all or substantially all of "
+        "its business, whether by merger, sale of stock or otherwise.",
+    ],
+)
+def test_assignment_carve_out_without_consent_is_not_change_of_control(body: str) -> None:
     assert _topic_clauses(_parse(_en_untitled(body)), "Change of Control") == []
 
 
@@ -858,3 +864,23 @@ def test_a_survival_list_does_not_hold_the_topics_it_names() -> None:
         '("Confidentiality").'
     )
     assert _topic_clauses(_parse(_en_untitled(body)), "Change of Control") == []
+
+
+def test_keeping_records_is_not_an_audit_right() -> None:
+    structure = _parse(
+        _en_titled(
+            "Maintenance of Records",
+            "The Distributor shall maintain accurate and up to date records and books of account "
+            "showing the quantity and value of the Products sold.",
+        )
+    )
+    assert _topic_clauses(structure, "Audit Rights") == []
+
+
+def test_having_no_remedy_for_a_statement_is_not_insurance() -> None:
+    body = (
+        "Each Party acknowledges that it has not relied on, and shall have no right or remedy in "
+        "respect of any statement, representation, insurance or warranty other than as "
+        "expressly set out in this Agreement."
+    )
+    assert _topic_clauses(_parse(_en_untitled(body)), "Insurance") == []
