@@ -412,3 +412,17 @@ def test_a_flattened_numbering_whose_first_heading_follows_the_title() -> None:
     )
     ids = [c.clause_id for c in StructureParser().parse(referred).clauses]
     assert "1" not in ids
+
+
+def test_a_page_number_before_the_exhibit_label_is_not_clause_one() -> None:
+    text = (
+        "1" + " " * 60 + "EXHIBIT 10.17\n\n    OUTSOURCING AGREEMENT\n\n"
+        'This Agreement ("Agreement") is made between Alder Systems, Inc. and Birch Data LLC.\n\n'
+        "1. LICENSE\n\n1.1 GRANT. Alder grants Birch a licence to use the Software.\n\n"
+        "2. PAYMENT\n\n2.1 FEES. Birch shall pay the fees in Exhibit A.\n"
+    )
+    structure = StructureParser().parse(text)
+    assert [c.clause_id for c in structure.clauses] == ["preamble", "1", "2"]
+    one = structure.get_clause("1")
+    assert one is not None
+    assert one.text.startswith("1. LICENSE")

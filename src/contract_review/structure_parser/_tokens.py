@@ -229,6 +229,8 @@ def _match_decimal(text: str, start: int, p: int) -> Token | None:
             after = _skip_space(text, end)
             if after == end or path[0] > 300:
                 return None
+            if after - end > 8:
+                return None  # '1' and a wide gap before 'EXHIBIT 10.17': a page number
             ch = _next_char(text, after)
             if not (ch.isupper() or _CJK.match(ch)):
                 return None
