@@ -342,3 +342,39 @@ def test_categories_written_in_other_words(category: str, sentence: str) -> None
 def test_categories_not_to_be_found(category: str, sentence: str) -> None:
     text = _with_clause_5_2(sentence)
     assert not _inventory(text)[category][0], category
+
+
+def test_a_chinese_date_left_blank_still_dates_the_contract() -> None:
+    text = (
+        "技术服务合同\n\n甲方：华信科技有限公司\n乙方：远景数据有限公司\n"
+        "签订日期：______年____月____日\n\n"
+        "第一条 服务内容\n乙方向甲方提供数据服务。\n"
+        "第二条 法律适用\n本合同适用中华人民共和国法律。\n"
+    )
+    present, _, value = _inventory(text)["Agreement Date"]
+    assert present
+    assert value == ""
+
+
+def test_chinese_term_dates_and_renewal_notice() -> None:
+    text = (
+        "设备采购合同\n\n甲方：华信科技有限公司\n乙方：远景数据有限公司\n\n"
+        "第一条 标的\n乙方向甲方供应设备。\n"
+        "第二条 合同期限\n本合同自2024年1月1日起生效，有效期至2025年12月31日止。\n"
+        "第三条 续约\n合同期满前三十日内任何一方未书面通知终止的，本合同自动续期一年。\n"
+        "第四条 法律适用\n本合同适用中华人民共和国法律。\n"
+    )
+    got = _inventory(text)
+    assert got["Effective Date"][2] == "2024-01-01"
+    assert got["Expiration Date"][2] == "2025-12-31"
+    assert got["Renewal Term"][2] == "1 year"
+    assert got["Notice Period to Terminate Renewal"][2] == "30 days"
+
+
+def test_the_end_of_the_term_is_not_the_effective_date() -> None:
+    text = LICENCE.replace(' (the "Effective Date")', "").replace(
+        "2.1 This Agreement shall commence on the Effective Date and continue for a period of "
+        "three (3)\nyears.",
+        "2.1 This Agreement is effective until December 31, 2019.",
+    )
+    assert _inventory(text)["Effective Date"][2] != "2019-12-31"

@@ -350,7 +350,7 @@ def _document_name(head: str) -> str:
 
 _DATED = re.compile(
     r"\b(?:dated|made|entered[ \t\n]+into|executed|as[ \t\n]+of|effective|signed|"
-    r"day[ \t\n]+of|签订|签署|订立)\b",
+    r"day[ \t\n]+of)\b|签订|签署|订立|签约",
     re.IGNORECASE,
 )
 _EFFECTIVE = re.compile(r"\beffective\b|生效", re.IGNORECASE)
@@ -372,7 +372,10 @@ _BLANK_DATE = re.compile(
     + _MONTH
     + r"(?:[ \t]+"
     + _BLANK
-    + r")?)?,?[ \t\n]+(?:19|20)(?:\d\d|_{1,4}|\[[^\]\n]{0,4}\])",
+    + r")?)?,?[ \t\n]+(?:19|20)(?:\d\d|_{1,4}|\[[^\]\n]{0,4}\])"
+    # '____年__月__日', '2024年   月   日'
+    r"|(?:(?:19|20)\d\d|_{2,}|[ \t\u3000]{2,})[ \t\u3000]*年[ \t\u3000]*(?:_+|[ \t\u3000]{2,})"
+    r"[ \t\u3000]*月[ \t\u3000]*(?:_+|[ \t\u3000]{2,})[ \t\u3000]*日",
     re.IGNORECASE,
 )
 
@@ -417,11 +420,16 @@ def _effective_date(
             return found[0].value, defined.definition[:200]
         if _AS_AGREED.search(defined.definition) and agreed is not None:
             return agreed, defined.definition[:200]
-    for d in find_dates(head):
-        if _line_of(head, d.start) in repeated:
-            continue
+    dates = [d for d in find_dates(head) if _line_of(head, d.start) not in repeated]
+    for d in dates:
+        # '自2024年1月1日起生效': the Chinese says it after the date
+        if _ZH_TAKES_EFFECT.match(head, d.end):
+            return d.value, head[max(0, d.start - 10) : d.end + 6]
+    for d in dates:
         before = head[max(0, d.start - 80) : d.start]
-        if _EFFECTIVE.search(before):
+        said = list(_EFFECTIVE.finditer(before))
+        # not when an end comes between ('… 生效，有效期至2025年12月31日', 'effective until')
+        if said and not _UNTIL_WORD.search(before[said[-1].end() :]):
             return d.value, head[max(0, d.start - 40) : d.end]
     # 'This Agreement will commence on November 1st, 2017', 'a fixed term beginning November
     # 27, 2018': the term starts on it
@@ -442,6 +450,8 @@ def _effective_date(
     return None, ""
 
 
+_ZH_TAKES_EFFECT = re.compile(r"[ \t\u3000]*(?:起|开始)?[ \t\u3000]*(?:正式)?生效")
+_UNTIL_WORD = re.compile(r"\b(?:until|through|to|expir\w*|end\w*)\b|至|止|到期|届满", re.IGNORECASE)
 _COMMENCE = re.compile(r"\b(?:commenc|begin|beginning|start)\w*|起", re.IGNORECASE)
 
 
@@ -620,6 +630,10 @@ def _notice_period(texts: list[str]) -> tuple[str, str]:
             window = sentence[max(0, m.start() - 60) : m.end()]
             periods = _periods(window)  # the last: nearest the 'before' that follows it
             period = periods[-1] if periods else ""
+            if m.group().endswith("前"):
+                # '期满前三十日': Chinese gives the period after 前
+                after = _periods(sentence[m.end() : m.end() + 12])
+                period = after[0] if after else period
             if period and re.search(r"notice|notif|通知|written", sentence, re.I):
                 return period, sentence.strip()
     return "", ""
