@@ -426,3 +426,15 @@ def test_a_page_number_before_the_exhibit_label_is_not_clause_one() -> None:
     one = structure.get_clause("1")
     assert one is not None
     assert one.text.startswith("1. LICENSE")
+
+
+def test_chinese_definitions_with_a_colon_and_a_lead_in() -> None:
+    text = (
+        "技术服务合同\n\n第一条 定义\n1.1 “服务”是指乙方依本合同提供的数据处理服务。\n"
+        '1.2 "交付物"：指乙方交付的报告及软件。\n1.3 本合同所称“保密信息”，是指一方披露的技术资料。\n'
+        "第二条 联系\n联系人：指定专人负责。\n"
+    )
+    defs = StructureParser().parse(text).definitions
+    assert defs["交付物"].definition == "乙方交付的报告及软件"
+    assert {"服务", "交付物", "保密信息"} <= set(defs)
+    assert "联系人" not in defs
