@@ -12,7 +12,11 @@ Expiration Date, Renewal Term, Notice Period to Terminate Renewal, Governing Law
 ISO, periods to a number and a unit, jurisdictions to their name, names compared without case
 and punctuation; accuracy = right values / contracts whose answer is not empty.
 
-    .venv/bin/python bench/inventory_eval.py [data_dir] [--folds 5] [--show CATEGORY]
+With `--blind` the values are scored instead on the English and Chinese contracts of
+`tests/fixtures/inventory_blind/`, written (with their answers) by someone who had not seen the
+inventory's rules: every value, also where the right answer is that there is none.
+
+    .venv/bin/python bench/inventory_eval.py [data_dir] [--folds 5] [--show CATEGORY] [--blind]
 """
 
 from __future__ import annotations
@@ -191,13 +195,80 @@ def report(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+BLIND = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "inventory_blind"
+_BLIND_FIELDS = {
+    "document_name": "Document Name",
+    "parties": "Parties",
+    "agreement_date": "Agreement Date",
+    "effective_date": "Effective Date",
+    "expiration_date": "Expiration Date",
+    "renewal_term": "Renewal Term",
+    "renewal_notice": "Notice Period to Terminate Renewal",
+    "governing_law": "Governing Law",
+}
+
+
+def _same_name(a: str, b: str) -> bool:
+    """Names equal without case, punctuation and spacing (Chinese kept)."""
+
+    def key(text: str) -> str:
+        return re.sub(r"[\W_]+", "", text.casefold())
+
+    return key(a) == key(b)
+
+
+def evaluate_blind(folder: Path = BLIND) -> dict[str, Any]:
+    """The inventory's values against contracts written blind (`folder`: NAME.txt with its
+    answers in NAME.json, format in the folder's README): per field, right / stated, and each
+    mismatch. A field the answer leaves empty must come out empty too."""
+    parser = StructureParser()
+    right: dict[str, int] = dict.fromkeys(_BLIND_FIELDS, 0)
+    total: dict[str, int] = dict.fromkeys(_BLIND_FIELDS, 0)
+    misses: list[str] = []
+    for answers in sorted(folder.glob("*.json")):
+        gold: dict[str, Any] = json.loads(answers.read_text("utf-8"))
+        text = answers.with_suffix(".txt").read_text("utf-8")
+        inventory = build_inventory(parser.parse(text, document_id=answers.stem))
+        got = {e.category: e.value for e in inventory.entries}
+        for field_name, category in _BLIND_FIELDS.items():
+            want = gold.get(field_name, "")
+            value = got.get(category, "")
+            if field_name == "parties":
+                names = [n for n in value.split("; ") if n]
+                ok = len(names) == len(want) and all(
+                    any(_same_name(n, w) for n in names) for w in want
+                )
+            elif field_name == "document_name":
+                ok = _same_name(value, want)
+            elif field_name == "governing_law":
+                ok = _same_name(value, normalise_jurisdiction(want)) if want else not value
+            else:
+                ok = value == want
+            total[field_name] += 1
+            right[field_name] += ok
+            if not ok:
+                misses.append(f"{answers.stem[:40]} {field_name}: got {value!r}, want {want!r}")
+    return {"right": right, "total": total, "misses": misses}
+
+
 def main() -> None:
     """Run the evaluation and print its figures."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     ap.add_argument("data_dir", nargs="?", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--folds", type=int, default=0)
     ap.add_argument("--show", default="", help="Print the misses of this category.")
+    ap.add_argument(
+        "--blind", action="store_true", help=f"Score the contracts written blind ({BLIND.name})."
+    )
     args = ap.parse_args()
+    if args.blind:
+        blind = evaluate_blind()
+        for name in _BLIND_FIELDS:
+            print(f"{name:<20} {blind['right'][name]:>3}/{blind['total'][name]}")
+        done = sum(blind["right"].values())
+        print(f"{'all values':<20} {done:>3}/{sum(blind['total'].values())}")
+        print("\n".join(blind["misses"]))
+        return
     if not (args.data_dir / "labels.json").exists():
         raise SystemExit(f"no labels.json under {args.data_dir}")
     result = evaluate(args.data_dir, args.folds)

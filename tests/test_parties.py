@@ -350,3 +350,47 @@ def test_a_bare_word_in_parentheses_names_no_party() -> None:
     names = [p.name for p in find_parties(StructureParser().parse(text))]
     assert "Gauteng" not in " ".join(names)
     assert "Pty" not in names
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        # label lines whose description runs on, a role the table does not know
+        (
+            "MARKETING AGREEMENT\n\nPromoter: Kestrel Outdoor Media Pty Ltd, a company "
+            "incorporated in Victoria, Australia, whose registered office is at 40 Flinders "
+            "Lane, Melbourne VIC 3000, acting through its board of directors\n\nVenue: "
+            "Harbourline Arenas Limited, a company incorporated in New Zealand with its office "
+            "at 12 Quay Street, Auckland\n\n1. Services\nThe parties shall cooperate.\n",
+            ["Kestrel Outdoor Media Pty Ltd", "Harbourline Arenas Limited"],
+        ),
+        (
+            "设备租赁合同\n\n甲方（出租方）：杭州云帆设备租赁有限公司\n住所：杭州市西湖区\n\n"
+            "乙方（承租方）：温州海澄建设工程有限公司\n住所：温州市鹿城区\n\n"
+            "第一条 租赁物\n甲方将设备出租给乙方。\n",
+            ["杭州云帆设备租赁有限公司", "温州海澄建设工程有限公司"],
+        ),
+        # the company at the start of its paragraph, the labels after its description
+        (
+            "合作协议\n\n本协议由以下双方签订：\n\n青岛蓝湾海洋科技有限公司，一家依法设立的公司，"
+            "住所为青岛市崂山区，法定代表人：赵海（以下简称“甲方”或“技术方”）；\n\n"
+            "厦门鹭岛贸易有限公司，一家依法设立的公司，住所为厦门市思明区（以下简称“乙方”）。\n\n"
+            "第一条 合作内容\n双方合作开发产品。\n",
+            ["青岛蓝湾海洋科技有限公司", "厦门鹭岛贸易有限公司"],
+        ),
+        # a bare word in parentheses inside a description, an item numbered (II) before it,
+        # and a third company named only in the recitals
+        (
+            "CERTAIN INFORMATION (I) NOT MATERIAL AND (II) PRIVATE HAS BEEN OMITTED.\n\n"
+            'THIS AGREEMENT is made by and between ALTMARK SENSORIK GMBH, registered with the '
+            "local court (Amtsgericht) of Hamburg, Germany (hereinafter \"Supplier\"), and "
+            'BLUE HERON LABS, INC., a Delaware corporation (hereinafter "Buyer").\n\n'
+            "RECITALS\n\n(A) Supplier is appointed by Norvik Holdings plc (the \"Employer\") "
+            "for the project.\n\n1. Supply\nSupplier shall supply the Products.\n",
+            ["ALTMARK SENSORIK GMBH", "BLUE HERON LABS, INC."],
+        ),
+    ],
+)
+def test_party_blocks_written_other_ways(text: str, names: list[str]) -> None:
+    found = [p.name for p in find_parties(StructureParser().parse(text))]
+    assert sorted(found) == sorted(names)

@@ -219,7 +219,7 @@ _NAME_CONNECTORS = frozenset({"of", "and", "for", "the", "de", "du", "la", "&"})
 # stand on the line after its label.
 _LABEL_LINE = re.compile(
     r"^[ \t*#>-]*+([^\s:：（()*][^\n:：（()*]{0,29}?)[ \t]*+(?:[（(]([^\n）)]{1,20})[）)])?"
-    r"[ \t]*+\**+[ \t]*+[:：]\**+[ \t]*+\n?[ \t]*+([^\n]{2,120}?)[ \t]*+$",
+    r"[ \t]*+\**+[ \t]*+[:：]\**+[ \t]*+\n?[ \t]*+([^\n]{2,600}?)[ \t]*+$",
     re.MULTILINE,
 )
 # Acme Ltd (the "Supplier"), Acme Ltd (hereinafter referred to as "Supplier")
@@ -230,7 +230,14 @@ _EN_PAREN_LABEL = re.compile(
 # 某某公司（以下简称“甲方”）
 _ZH_PAREN_LABEL = re.compile(
     r"([^\s：:，,。；;（()“”\"]{2,60}?)\s*[（(]\s*" + ZH_SHORT_NAME + r"\s*[：:]?\s*"
-    r"[“\"]?([^”\"）)\n]{1,10}?)[”\"]?\s*[）)]"
+    r"[“\"]?([^”\"）)\n]{1,10}?)[”\"]?"
+    # '（以下简称“甲方”或“供货方”）': further labels
+    r"(?:\s*(?:或者?|、|，|,)\s*[“\"]?[^”\"）)\n]{1,10}?[”\"]?)*\s*[）)]"
+)
+# A company named at the start of its paragraph, its description and label after it:
+# '深圳市华澜电子科技有限公司，一家依据……设立的公司……（以下简称“甲方”）'
+_ZH_LEAD_COMPANY = re.compile(
+    r"[ \t\u3000]*([^\s，,。；;：:（()“”\"]{2,40}?" + _ZH_SUFFIX + r")(?=[，,（(\s])"
 )
 _ZH_SHORT_NAME = re.compile(r"^\s*" + ZH_SHORT_NAME + r"\s*[：:]?\s*")
 # "…公司，即本合同的甲方"
@@ -238,6 +245,8 @@ _ZH_IS_LABEL = re.compile(r"即(?:为)?(?:本合同|本协议)?(?:的|中的|项
 _EN_AS_LABEL = re.compile(r"\b(?:as|being)\s+(Party\s+[A-D])\b")
 
 
+_ROMAN = re.compile(r"[IVXLC]+|[ivxlc]+")
+_SIGNING = re.compile(r"盖章|签字|签章|签名|印章|公章|\bseal\b|\bsign", re.IGNORECASE)
 _ROLE_LIKE = re.compile(r"[\u4e00-\u9fff]{1,5}(?:方|人|商|者)|[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?")
 """What a party's role word looks like ('保管人', 'Warehouseman', 'Service Recipient')."""
 
@@ -374,8 +383,10 @@ def contract_parties(structure: DocumentStructure | None) -> list[list[str]]:
             if _is_company(name):
                 groups.append([_clean(m.group(1)), name])
             continue
-        if not labels or (second and not _is_label(second)):
-            continue
+        if not labels or (second and _SIGNING.search(second)):
+            continue  # '甲方（盖章）：' signs, it names no party
+        if second and not _is_label(second) and _ROLE_LIKE.fullmatch(_clean(second)):
+            labels.append(second)  # '乙方（供应方）：…' — a role the table does not know
         if _looks_like_name(name):
             groups.append([_clean(lab) for lab in labels] + [name])
     for m in _EN_PAREN_LABEL.finditer(text):
@@ -385,6 +396,10 @@ def contract_parties(structure: DocumentStructure | None) -> list[list[str]]:
             groups.append([label, name])
     for m in _ZH_PAREN_LABEL.finditer(text):
         label, name = _clean(m.group(2)), _clean(m.group(1))
+        if not _ZH_COMPANY.search(name):
+            lead = _ZH_LEAD_COMPANY.match(text, text.rfind("\n", 0, m.start()) + 1)
+            if lead is not None:
+                name = lead.group(1)
         if _looks_like_name(name):
             groups.append([label, name])
     return _merge(groups)
@@ -1178,7 +1193,18 @@ def _preamble_window(structure: DocumentStructure) -> str:
             if clause.kind is not ClauseKind.ITEM:
                 break
             text += "\n\n" + clause.text
+    # the parties are named before the recitals: a third party a recital names ('appointed by
+    # Severn Vale Water plc (the "Employer")') is none of them
+    recitals = _RECITALS_LINE.search(text)
+    if recitals is not None and recitals.start() > 0:
+        text = text[: recitals.start()]
     return text[:6000]
+
+
+_RECITALS_LINE = re.compile(
+    r"(?m)^[ \t\u3000]*(?:鉴于[：:]?|(?i:whereas|recitals|background|preliminary statements?))"
+    r"[ \t\u3000:：]*$"
+)
 
 
 def _org_before(text: str, end: int, after: int = 0) -> str | None:
@@ -1186,7 +1212,7 @@ def _org_before(text: str, end: int, after: int = 0) -> str | None:
     capitalised name where the description starts — the first 'between', 'and', … after the
     previous label, which ends at `after` (a description may itself say 'England and Wales'
     or hold parentheses: '(organisation number …)')."""
-    head = text[max(0, end - 400, after) : end]
+    head = text[max(0, end - 800, after) : end]
     # The description lies after the previous label and within the paragraph, or in the one
     # before when the label opens its own ('Xencor, Inc.  111 W. Lemon Ave. …\n\n(hereinafter
     # called "XENCOR")').
@@ -1232,17 +1258,23 @@ def _preamble_groups(structure: DocumentStructure) -> list[list[str]]:
     after = 0
     for m in _PREAMBLE_LABEL.finditer(text):
         label = _clean(next(g for g in m.groups() if g))
+        if m.group(4):
+            # '(Delaware)', '(Amtsgericht)': a bare word in parentheses names a party only
+            # straight after a company ('… Limited Partnership (Transporter)'); otherwise it is
+            # part of a description, which goes on
+            name = _org_before(text, m.start(), after)
+            if not (
+                name
+                and _ANY_CASE_SUFFIX.search(name)
+                and re.search(re.escape(name) + r"\s*$", text[: m.start()])
+            ):
+                continue
         previous, after = after, m.end()
-        if len(label) < 2 or _is_doc_phrase(label):
-            continue
+        if len(label) < 2 or _is_doc_phrase(label) or _ROMAN.fullmatch(label):
+            continue  # '(II) OF THE TYPE …': a numbered item, not a label
         name = _org_before(text, m.start(), previous)
         if name is None or not (_is_label(label) or _looks_like_name(name)):
             continue
-        if m.group(4) and not (
-            _ANY_CASE_SUFFIX.search(name)
-            and re.search(re.escape(name) + r"\s*$", text[: m.start()])
-        ):
-            continue  # '(Delaware)', '(Pty)': a bare word in parentheses names no party
         groups.append([label, name] if label.casefold() != name.casefold() else [name])
     return groups
 

@@ -107,6 +107,9 @@ def test_clauses_present_and_absent() -> None:
         ("effective 2016-09-23", date(2016, 9, 23)),
         ("本合同于2016年9月23日签订", date(2016, 9, 23)),
         ("on 14 May 2016 the parties", date(2016, 5, 14)),
+        ("dated 25/06/2023", date(2023, 6, 25)),  # a day over 12 first: day first
+        ("signed 03.04.2024 in Munich", date(2024, 4, 3)),  # dotted: day first
+        ("于二〇二三年十一月二十日签订", date(2023, 11, 20)),
     ],
 )
 def test_dates(text: str, value: date) -> None:
@@ -378,3 +381,16 @@ def test_the_end_of_the_term_is_not_the_effective_date() -> None:
         "2.1 This Agreement is effective until December 31, 2019.",
     )
     assert _inventory(text)["Effective Date"][2] != "2019-12-31"
+
+
+def test_a_blank_date_line_comes_before_a_date_in_the_recitals() -> None:
+    text = LICENCE.replace(
+        "as of the 23rd day of\nSeptember, 2016",
+        "as of the ____ day of __________, 2016",
+    ).replace(
+        "1. License Grant",
+        "WHEREAS the parties signed a letter of intent on March 2, 2015.\n\n1. License Grant",
+    )
+    present, _, value = _inventory(text)["Agreement Date"]
+    assert present
+    assert value == ""

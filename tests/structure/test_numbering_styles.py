@@ -438,3 +438,32 @@ def test_chinese_definitions_with_a_colon_and_a_lead_in() -> None:
     assert defs["交付物"].definition == "乙方交付的报告及软件"
     assert {"服务", "交付物", "保密信息"} <= set(defs)
     assert "联系人" not in defs
+
+
+@pytest.mark.parametrize(
+    ("text", "ids"),
+    [
+        (
+            "SPONSORSHIP AGREEMENT\n\nRECITALS\n\n(A) The Owner holds the rights in the Event.\n\n"
+            "(B) The Sponsor wishes to sponsor the Event.\n\nIT IS AGREED as follows:\n\n"
+            "Clause 1. Definitions\n\n1.1 Terms have the meanings below.\n\n"
+            "Clause 2. Grant\n\n2.1 The Owner grants the Sponsor the rights.\n",
+            ["preamble", "(A)", "(B)", "1", "2"],
+        ),
+        (
+            "区域经销协议\n\n鉴于：\n（1）甲方是产品的生产企业；\n（2）乙方拥有销售渠道；\n\n"
+            "双方达成如下协议：\n\n1. 定义\n1.1 “产品”指附件一所列产品。\n\n2. 委任\n2.1 甲方委任乙方。\n",
+            ["preamble", "1", "2"],
+        ),
+        (
+            "采购合同\n\n鉴于：\n1. 甲方拟向乙方采购钢材；\n2. 乙方具备供货能力。\n\n"
+            "第一条 采购标的\n1. 标的为圆钢。\n2. 数量见附件。\n\n第二条 订单\n1. 甲方按月下单。\n",
+            ["preamble", "1", "2"],
+        ),
+    ],
+)
+def test_recitals_before_the_contracts_own_numbering(text: str, ids: list[str]) -> None:
+    structure = StructureParser().parse(text)
+    assert [c.clause_id for c in structure.clauses] == ids
+    last = structure.clauses[-1]
+    assert last.children  # the clauses hold their sub-clauses, not a recital

@@ -24,7 +24,13 @@ from contract_review.text import HAN
 from contract_review.text.numerals import int_to_roman, roman_to_int
 
 from ._definitions import find_definitions
-from ._tree import Node, TreeBuilder, find_candidates, find_toc_ranges
+from ._tree import (
+    Node,
+    TreeBuilder,
+    drop_numbered_recitals,
+    find_candidates,
+    find_toc_ranges,
+)
 from ._xrefs import find_references
 
 __all__ = ["DocumentParserConfig", "StructureParser", "detect_language", "fold_for_matching"]
@@ -63,7 +69,7 @@ class StructureParser:
         """The structure of `text`; offsets index into `text` exactly as given."""
         language = detect_language(text) if self.config.language == "auto" else self.config.language
         original, text = text, fold_for_matching(text)
-        candidates = find_candidates(text)
+        candidates = drop_numbered_recitals(text, find_candidates(text))
         toc = find_toc_ranges(text, candidates) if self.config.detect_toc else []
         builder = TreeBuilder(text, max_depth=self.config.max_depth)
         ti = 0

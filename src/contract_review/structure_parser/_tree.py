@@ -33,6 +33,7 @@ _TOP_STYLES = frozenset(
 _START_CHARS = frozenset(
     "0123456789(（第§附#*_" + "零〇一二两三四五六七八九十百千" + "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 )
+_RECITAL_ITEM_STYLES = frozenset({"paren_ALPHA", "paren_num", "paren_alpha", "paren_roman"})
 _LONG_LINE = 250
 _MAX_BLOCK = 600
 
@@ -221,6 +222,42 @@ def _dec1_of(tok: Token) -> int | None:
         if a.style == "dec1":
             return a.value
     return None
+
+
+_RECITALS_MARK = re.compile(
+    r"(?m)^[ \t\u3000]*(?:鉴于[：:]?|(?i:whereas|recitals|background|preliminary statements?))"
+    r"[ \t\u3000:：]*$"
+)
+_OPENING_STYLES = frozenset({"cn_article", "kw:article", "kw:clause", "kw:section", "dec1"})
+
+
+def drop_numbered_recitals(text: str, found: list[Candidate]) -> list[Candidate]:
+    """Without the numbers of recitals listed under '鉴于：' / 'RECITALS' ('1. 甲方为 …', '2. 乙方
+    已 …') when the contract's own numbering starts again after them ('第一条'): they are part
+    of the preamble, and would otherwise take the clause numbers 1, 2, 3 of the contract."""
+    drop: set[int] = set()
+    for mark in _RECITALS_MARK.finditer(text):
+        run = [i for i, c in enumerate(found) if c.token.start > mark.end()][:30]
+        if not run:
+            continue
+        first = found[run[0]].token.alts[0]
+        if first.style not in ("dec1", "paren_num") or first.value != 1:
+            continue
+        k = 0
+        while k < len(run) and (alt := found[run[k]].token.alts[0]).style == first.style:
+            if alt.value != k + 1:
+                break
+            k += 1
+        if k == len(run):
+            continue
+        nxt = found[run[k]].token.alts[0]
+        if (
+            nxt.style in _OPENING_STYLES
+            and nxt.value == 1
+            and (nxt.style != first.style or found[run[k]].token.keyword)
+        ):
+            drop.update(run[:k])
+    return [c for i, c in enumerate(found) if i not in drop] if drop else found
 
 
 # Words a sentence cannot end on: a line ending with one runs on into the next.
@@ -465,7 +502,13 @@ class TreeBuilder:
     def _is_recital(self, node: Node) -> bool:
         """A lettered paragraph with no heading ('B. The Supplier manufactures …'): a recital
         or a list entry, never a section that holds numbered clauses."""
-        if node.style not in ("dot_ALPHA", "rparen_ALPHA"):
+        if node.style not in ("dot_ALPHA", "rparen_ALPHA") and not (
+            # '(A) The Rights Holder owns …', '（1）甲方是 …' before 'Clause 1.' / '1. 定义':
+            # bracketed recitals at the top of the document
+            node.style in _RECITAL_ITEM_STYLES
+            and node.parent is not None
+            and node.parent.parent is None
+        ):
             return False
         blanks = _BLANKS.match(self.text, node.token_end)
         start = blanks.end() if blanks else node.token_end

@@ -127,15 +127,29 @@ _DATE_FORMS = (
         r"(?:in[ \t\n]+the[ \t\n]+year[ \t\n]+)?" + _YEAR,
         re.IGNORECASE,
     ),
-    # '9/23/2016', '09-23-2016' (US order, as EDGAR filings write them)
-    re.compile(r"\b(?P<month>[01]?\d)[/-](?P<day>[0-3]?\d)[/-]" + _YEAR + r"\b"),
+    # '9/23/2016', '09-23-2016' (US order, as EDGAR filings write them); '17/09/2024', a day
+    # over 12 first, is read day first
+    re.compile(r"\b(?P<month>[0-3]?\d)[/-](?P<day>[0-3]?\d)[/-]" + _YEAR + r"\b"),
+    # '03.04.2024': dotted, day first (as European contracts write them)
+    re.compile(r"\b(?P<day>[0-3]?\d)\.(?P<month>[01]?\d)\." + _YEAR + r"\b"),
     # '11/4/10': US order with a two-digit year (19xx from 50 on)
     re.compile(r"\b(?P<month>[01]?\d)/(?P<day>[0-3]?\d)/(?P<yy>\d\d)(?![\w/])"),
     # '2016-09-23'
     re.compile(r"\b" + _YEAR + r"-(?P<month>[01]\d)-(?P<day>[0-3]\d)\b"),
-    # '2016年9月23日'
+    # '2016年9月23日', '二〇二五年一月八日'
     re.compile(_YEAR + r"\s*年\s*(?P<month>[01]?\d)\s*月\s*(?P<day>[0-3]?\d)\s*日"),
+    re.compile(
+        r"(?P<year>[一二〇零○][〇零○一二三四五六七八九]{3})\s*年\s*(?P<month>[一二三四五六七八九十]{1,3})"
+        r"\s*月\s*(?P<day>[一二三四五六七八九十]{1,3})\s*日"
+    ),
 )
+
+
+def _number(text: str) -> int:
+    """An Arabic or a Chinese number ('2025', '二〇二五', '十二')."""
+    if text.isdigit():
+        return int(text)
+    return chinese_to_int(text.replace("○", "〇")) or 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,13 +168,16 @@ def find_dates(text: str) -> list[FoundDate]:
     for pattern in _DATE_FORMS:
         for m in pattern.finditer(text):
             month_text = m.group("month").lower().rstrip(".")
-            month = _MONTHS.get(month_text) or (int(month_text) if month_text.isdigit() else 0)
+            month = _MONTHS.get(month_text) or _number(month_text)
+            day = _number(m.group("day"))
+            if month > 12 and day <= 12:
+                month, day = day, month  # '17/09/2024': day first
             groups = m.groupdict()
-            year = int(groups["year"]) if groups.get("year") else int(groups["yy"])
+            year = _number(groups["year"]) if groups.get("year") else int(groups["yy"])
             if year < 100:
                 year += 1900 if year >= 50 else 2000
             try:
-                value = date(year, month, int(m.group("day")))
+                value = date(year, month, day)
             except ValueError:
                 continue
             if m.start() not in found:
@@ -384,16 +401,17 @@ def _agreement_date(head: str, repeated: frozenset[str]) -> tuple[date | None, s
     """The contract's date and the words that give it; a date left blank ('[ ] day of [ ],
     2020') is no date but still the contract's date line."""
     dates = [d for d in find_dates(head) if _line_of(head, d.start) not in repeated]
-    for d in dates:
-        context = head[max(0, d.start - 120) : d.start]
+    written: list[tuple[int, int, date | None]] = sorted(
+        [(d.start, d.end, d.value) for d in dates]
+        + [(b.start(), b.end(), None) for b in _BLANK_DATE.finditer(head)]
+    )
+    for start, end, value in written:
+        context = head[max(0, start - 120) : start]
         if _DATED.search(context):
-            return d.value, head[max(0, d.start - 40) : d.end]
+            return value, head[max(0, start - 40) : end]
     if dates:
         d = dates[0]
         return d.value, head[max(0, d.start - 40) : d.end]
-    for blank in _BLANK_DATE.finditer(head):
-        if _DATED.search(head[max(0, blank.start() - 120) : blank.start()]):
-            return None, head[max(0, blank.start() - 40) : blank.end()]
     return None, ""
 
 
