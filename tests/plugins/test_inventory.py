@@ -394,3 +394,79 @@ def test_a_blank_date_line_comes_before_a_date_in_the_recitals() -> None:
     present, _, value = _inventory(text)["Agreement Date"]
     assert present
     assert value == ""
+
+
+@pytest.mark.parametrize(
+    ("term", "value"),
+    [
+        # 'begins … continues for': the period runs from the start it names
+        (
+            "This Agreement begins on the Effective Date and, unless terminated earlier, "
+            "continues for two (2) years.",
+            "2018-09-23",
+        ),
+        (
+            "This Agreement remains in full force and effect until terminated by either party "
+            "on ninety (90) days' notice.",
+            "perpetual",
+        ),
+        ("This Agreement has no fixed expiration date.", "perpetual"),
+    ],
+)
+def test_more_ways_to_state_the_term(term: str, value: str) -> None:
+    assert _inventory(_licence_term(term))["Expiration Date"][2] == value
+
+
+def test_a_survival_period_is_not_the_term() -> None:
+    text = _licence_term(
+        "The confidentiality obligations of this Agreement continue for five (5) years after "
+        "termination of this Agreement."
+    )
+    assert _inventory(text)["Expiration Date"][2] != "2021-09-23"
+
+
+def test_renewal_notice_and_renewal_said_other_ways() -> None:
+    # a fee increase also needs notice before a renewal term: the non-renewal notice is meant
+    text = _licence_term(
+        "Licensor may raise the fees for a renewal term on at least sixty (60) days' written "
+        "notice before it starts. This Agreement renews automatically for successive one (1) "
+        "year terms unless a party gives written notice of non-renewal at least ninety (90) "
+        "days before the end of the then-current term."
+    )
+    got = _inventory(text)
+    assert got["Notice Period to Terminate Renewal"][2] == "90 days"
+    # 'notice that it will not be renewed' does not undo the renewal it follows
+    text = _licence_term(
+        "This Agreement will automatically renew for successive one-year terms unless either "
+        "party gives thirty (30) days written notice that this Agreement will not be renewed."
+    )
+    assert _inventory(text)["Renewal Term"][2] == "1 year"
+
+
+def test_chinese_no_renewal_and_a_term_from_to() -> None:
+    text = (
+        "仓储服务合同\n\n甲方：嘉兴恒泰物流有限公司\n乙方：上海明川贸易有限公司\n签订日期：2023年10月9日\n\n"
+        "第一条 服务\n甲方为乙方提供仓储服务。\n"
+        "第二条 期限\n本合同有效期自2023年11月1日起至2024年10月31日止。本合同期满即终止，不自动续期。"
+        "期满前两个月内双方可另行协商。\n"
+        "第三条 法律适用\n本合同适用中华人民共和国法律。\n"
+    )
+    got = _inventory(text)
+    assert got["Effective Date"][2] == "2023-11-01"
+    assert got["Expiration Date"][2] == "2024-10-31"
+    assert got["Renewal Term"][2] == ""
+
+
+def test_effective_on_the_last_signature() -> None:
+    text = (
+        LICENCE.replace(' (the "Effective Date")', "")
+        .replace("as of the 23rd day of\nSeptember, 2016 ", "")
+        .replace(
+            "2.1 This Agreement shall commence",
+            "2.0 This Agreement takes effect on the date of the last signature below.\n"
+            "2.1 This Agreement shall commence",
+        )
+        + "\nHARBOR ANALYTICS, INC.\nBy: ____\nDate: 12 October 2016\n\n"
+        "MERIDIAN FOODS LLC\nBy: ____\nDate: 4 October 2016\n"
+    )
+    assert _inventory(text)["Effective Date"][2] == "2016-10-12"

@@ -450,16 +450,25 @@ def _effective_date(
         if said and not _UNTIL_WORD.search(before[said[-1].end() :]):
             return d.value, head[max(0, d.start - 40) : d.end]
     # 'This Agreement will commence on November 1st, 2017', 'a fixed term beginning November
-    # 27, 2018': the term starts on it
+    # 27, 2018', '有效期自2024年1月1日起': the term starts on it
     for clause in structure.clauses:
-        if not _COMMENCE.search(clause.text):
+        if not (_COMMENCE.search(clause.text) or "起" in clause.text):
             continue
         for sentence in _sentences(clause.text):
             if len(sentence) > 1500 or not _TERM_WORDS.search(sentence):
                 continue
             for d in find_dates(sentence):
-                if _COMMENCE.search(sentence[max(0, d.start - 40) : d.start]):
+                before = sentence[max(0, d.start - 40) : d.start]
+                said = list(_COMMENCE.finditer(before))
+                if _ZH_FROM_DATE.match(sentence, d.end) or (
+                    said and not _UNTIL_WORD.search(before[said[-1].end() :])
+                ):
                     return d.value, sentence.strip()
+    # 'comes into force on the date on which it has been signed by the last of the Parties':
+    # the latest date of the signature blocks
+    signed = _last_signature(structure)
+    if signed is not None:
+        return signed
     # 'effective as of the date first written above', an 'Effective Date' used but dated only
     # in the heading: the contract takes effect on its date
     whole = "\n".join(c.text for c in structure.clauses)
@@ -470,7 +479,30 @@ def _effective_date(
 
 _ZH_TAKES_EFFECT = re.compile(r"[ \t\u3000]*(?:起|开始)?[ \t\u3000]*(?:正式)?生效")
 _UNTIL_WORD = re.compile(r"\b(?:until|through|to|expir\w*|end\w*)\b|至|止|到期|届满", re.IGNORECASE)
-_COMMENCE = re.compile(r"\b(?:commenc|begin|beginning|start)\w*|起", re.IGNORECASE)
+_COMMENCE = re.compile(r"\b(?:commenc|begin|beginning|start)\w*", re.IGNORECASE)
+_ZH_FROM_DATE = re.compile(r"[ \t\u3000]*(?:起|开始)")
+_LAST_SIGNATURE = re.compile(
+    r"\blast[ \t\n]+(?:of[ \t\n]+the[ \t\n]+(?:parties|signatories)[ \t\n]+to[ \t\n]+sign|"
+    r"signature|party[ \t\n]+to[ \t\n]+sign)|最后(?:一方)?签(?:字|署|章)",
+    re.IGNORECASE,
+)
+_SIGNED_ON = re.compile(r"(?im)^[ \t]*(?:date|dated|signed on|日期|签署日期|签字日期)[ \t]*[:：]")
+
+
+def _last_signature(structure: DocumentStructure) -> tuple[date, str] | None:
+    """The latest date of the signature blocks, when the contract takes effect on its last
+    signature."""
+    text = "\n".join(c.text for c in structure.clauses)
+    said = _LAST_SIGNATURE.search(text)
+    if said is None:
+        return None
+    tail = text[len(text) * 2 // 3 :]
+    dates = [
+        d.value for line in tail.splitlines() if _SIGNED_ON.match(line) for d in find_dates(line)
+    ]
+    if not dates:
+        return None
+    return max(dates), text[max(0, said.start() - 80) : said.end() + 40]
 
 
 # --------------------------------------------------------------------------------------------
@@ -478,17 +510,20 @@ _COMMENCE = re.compile(r"\b(?:commenc|begin|beginning|start)\w*|起", re.IGNOREC
 # --------------------------------------------------------------------------------------------
 
 _PERPETUAL = re.compile(
-    r"\bperpetu(?:al|ally|ity)\b|\bin[ \t\n]+force[ \t\n]+until[ \t\n]+terminated\b|"
-    r"\bcontinue[ \t\n]+(?:in[ \t\n]+(?:full[ \t\n]+)?(?:force|effect)[ \t\n]+)?(?:and[ \t\n]+effect[ \t\n]+)?"
-    r"until[ \t\n]+terminated\b|\bindefinite(?:ly)?\b|长期有效|无固定期限",
+    r"\bperpetu(?:al|ally|ity)\b|\bin[ \t\n]+(?:full[ \t\n]+)?force[ \t\n]+(?:and[ \t\n]+effect[ \t\n]+)?"
+    r"until[ \t\n]+terminated\b|"
+    r"\b(?:continue|remain)s?[ \t\n]+(?:in[ \t\n]+(?:full[ \t\n]+)?(?:force|effect)[ \t\n]+)?"
+    r"(?:and[ \t\n]+effect[ \t\n]+)?until[ \t\n]+terminated\b|\bindefinite(?:ly)?\b|"
+    r"\bno[ \t\n]+fixed[ \t\n]+(?:term|duration|(?:expiration|expiry|end|termination)[ \t\n]+date)\b|"
+    r"长期有效|无固定期限",
     re.IGNORECASE,
 )
 _TERM_WORDS = re.compile(
-    r"\bterm\b|\bexpire|\bremain[ \t\n]+in[ \t\n]+(?:full[ \t\n]+)?(?:force|effect)|"
-    r"\bcontinue[ \t\n]+(?:in[ \t\n]+(?:full[ \t\n]+)?(?:force|effect)|for)|有效期|期限",
+    r"\bterm\b|\bexpire|\bremains?[ \t\n]+in[ \t\n]+(?:full[ \t\n]+)?(?:force|effect)|"
+    r"\bcontinues?[ \t\n]+(?:in[ \t\n]+(?:full[ \t\n]+)?(?:force|effect)|for)|有效期|期限",
     re.IGNORECASE,
 )
-_SENTENCE_SPLIT = re.compile(r"(?<=[.;。；])\s+|\n\s*\n")
+_SENTENCE_SPLIT = re.compile(r"(?<=[.;])\s+|(?<=[。；！？])\s*|\n\s*\n")
 
 
 def _sentences(text: str) -> list[str]:
@@ -502,7 +537,9 @@ _UNTIL = re.compile(
     r"\b[^,.;\d]{0,25}|至|止)$",
     re.IGNORECASE,
 )
-_FROM = re.compile(r"\b(?:from|after|following|commencing|beginning|of)\b|自|起", re.I)
+_FROM = re.compile(
+    r"\b(?:from|after|following|commenc\w*|begin(?:s|ning)?|start(?:s|ing)?|of)\b|自|起", re.I
+)
 
 
 _OWN_TERM = re.compile(
@@ -514,6 +551,13 @@ _OWN_TERM = re.compile(
 
 _SPAN = re.compile(r"\b(?:beginning|commencing|starting|from|effective)\b", re.IGNORECASE)
 _TERM_LABEL = re.compile(r"\s*(?:initial[ \t]+)?term[ \t]*[:：]", re.IGNORECASE)
+
+
+_AFTER_END = re.compile(
+    r"\b(?:after|following|beyond|from)[ \t\n]+(?:the[ \t\n]+)?(?:date[ \t\n]+of[ \t\n]+)?"
+    r"(?:any[ \t\n]+)?(?:termination|expiry|expiration|end)\b|(?:终止|届满|期满)(?:之?后)",
+    re.IGNORECASE,
+)
 
 
 def _expiration(
@@ -560,6 +604,8 @@ def _expiration(
             # '… throughout the term of this Agreement and for three years after it ends': a
             # period joined on with 'and' is another obligation's, not the term's
             period = "" if re.search(r"\band\b|,", joined) else normalise_period(after)
+            if period and _AFTER_END.search(after):
+                period = ""  # 'continue for five (5) years after termination': a survival period
             if period and start is not None and _FROM.search(sentence):
                 n, unit = period.split(" ", 1)
                 if unit.startswith("year"):
@@ -617,11 +663,20 @@ def _add_months(start: date, months: int) -> date:
 _RENEWAL = re.compile(r"renew|extend|extension|续期|续约|延长", re.IGNORECASE)
 
 
+_NO_RENEWAL = re.compile(
+    r"不(?:自动)?(?:续期|续约|续签|延期)|\b(?:no|not|never)[ \t\n]+(?:be[ \t\n]+)?(?:automatically[ \t\n]+)?"
+    r"(?:renew|extend)|\bno[ \t\n]+(?:automatic[ \t\n]+)?(?:renewal|extension)",
+    re.IGNORECASE,
+)
+
+
 def _renewal(texts: list[str]) -> tuple[str, str]:
     for text in texts:
         for sentence in _sentences(text):
             at = _RENEWAL.search(sentence)
-            if at is None:
+            # '不自动续期', 'shall not renew automatically' — but not '… notice that it will not
+            # be renewed' after a renewal the sentence grants
+            if at is None or _NO_RENEWAL.search(sentence[max(0, at.start() - 30) : at.end() + 12]):
                 continue
             period = normalise_period(sentence[at.start() :])
             if period and not re.search(
@@ -631,29 +686,37 @@ def _renewal(texts: list[str]) -> tuple[str, str]:
     return "", ""
 
 
+_NOT_RENEWING = re.compile(
+    r"non-?renew|not[ \t\n]+(?:to[ \t\n]+)?(?:renew|extend)|terminat|不(?:再)?续|终止|expir", re.I
+)
+
+
 def _notice_period(texts: list[str]) -> tuple[str, str]:
-    for text in texts:
-        for sentence in _sentences(text):
-            if not (_RENEWAL.search(sentence) or re.search(r"non-?renew|expir", sentence, re.I)):
-                continue
-            m = re.search(
-                r"(?:(?:at[ \t\n]+least|not[ \t\n]+less[ \t\n]+than|no[ \t\n]+less[ \t\n]+than|"
-                r"minimum[ \t\n]+of|within|提前)[ \t\n]*)?[^.;。；]{0,40}?"
-                r"(?:prior|before|preceding|in[ \t\n]+advance|advance|前)",
-                sentence,
-                re.IGNORECASE,
-            )
-            if m is None:
-                continue
-            window = sentence[max(0, m.start() - 60) : m.end()]
-            periods = _periods(window)  # the last: nearest the 'before' that follows it
-            period = periods[-1] if periods else ""
-            if m.group().endswith("前"):
-                # '期满前三十日': Chinese gives the period after 前
-                after = _periods(sentence[m.end() : m.end() + 12])
-                period = after[0] if after else period
-            if period and re.search(r"notice|notif|通知|written", sentence, re.I):
-                return period, sentence.strip()
+    """The notice that stops a renewal: sentences about not renewing first (a fee increase
+    for a renewal term also needs notice before it)."""
+    sentences = [x for text in texts for x in _sentences(text)]
+    sentences.sort(key=lambda x: _NOT_RENEWING.search(x) is None)
+    for sentence in sentences:
+        if not (_RENEWAL.search(sentence) or re.search(r"non-?renew|expir", sentence, re.I)):
+            continue
+        m = re.search(
+            r"(?:(?:at[ \t\n]+least|not[ \t\n]+less[ \t\n]+than|no[ \t\n]+less[ \t\n]+than|"
+            r"minimum[ \t\n]+of|within|提前)[ \t\n]*)?[^.;。；]{0,40}?"
+            r"(?:prior|before|preceding|in[ \t\n]+advance|advance|前)",
+            sentence,
+            re.IGNORECASE,
+        )
+        if m is None:
+            continue
+        window = sentence[max(0, m.start() - 60) : m.end()]
+        periods = _periods(window)  # the last: nearest the 'before' that follows it
+        period = periods[-1] if periods else ""
+        if m.group().endswith("前"):
+            # '期满前三十日': Chinese gives the period after 前
+            after = _periods(sentence[m.end() : m.end() + 12])
+            period = after[0] if after else period
+        if period and re.search(r"notice|notif|通知|written", sentence, re.I):
+            return period, sentence.strip()
     return "", ""
 
 
