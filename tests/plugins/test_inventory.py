@@ -470,3 +470,10 @@ def test_effective_on_the_last_signature() -> None:
         "MERIDIAN FOODS LLC\nBy: ____\nDate: 4 October 2016\n"
     )
     assert _inventory(text)["Effective Date"][2] == "2016-10-12"
+
+
+def test_a_value_names_the_clause_it_is_read_from() -> None:
+    present, ids, value = _inventory(_licence_term("This Agreement has no fixed expiration date."))[
+        "Expiration Date"
+    ]
+    assert (present, ids, value) == (True, ["2.1"], "perpetual")

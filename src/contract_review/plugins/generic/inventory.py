@@ -16,7 +16,13 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-from contract_review.models import ClauseInventory, ClauseNode, DocumentStructure, InventoryEntry
+from contract_review.models import (
+    ClauseInventory,
+    ClauseKind,
+    ClauseNode,
+    DocumentStructure,
+    InventoryEntry,
+)
 from contract_review.parties import find_parties, is_pronoun
 from contract_review.text import repeated_lines
 from contract_review.text.numerals import (
@@ -730,6 +736,20 @@ def _body(clause: ClauseNode) -> str:
     return clause.text[clause.body_offset - clause.start_offset :]
 
 
+def _clause_of(structure: DocumentStructure, quote: str) -> list[str]:
+    """The clause whose text holds `quote` (a value read from the words of a clause: where
+    the lawyer finds it), none for the preamble or a quote not found."""
+    probe = quote.strip()[:80]
+    if len(probe) < 8:
+        return []
+    for top in structure.clauses:
+        at = top.text.find(probe)
+        if at != -1:
+            node = structure.clause_at(top.start_offset + at) or top
+            return [] if node.kind is ClauseKind.PREAMBLE else [node.clause_id]
+    return []
+
+
 def build_inventory(structure: DocumentStructure) -> ClauseInventory:
     """Every CUAD category of the contract: present or not, the clauses, the value."""
     found: dict[str, list[str]] = {}
@@ -785,7 +805,7 @@ def build_inventory(structure: DocumentStructure) -> ClauseInventory:
     entries = []
     for category in CATEGORIES:
         value, quote = values.get(category, ("", ""))
-        ids = found.get(category, [])
+        ids = found.get(category, []) or _clause_of(structure, quote)
         present = bool(ids) or bool(value) or bool(quote)  # a quote: said, no value to give
         entries.append(
             InventoryEntry(
