@@ -382,10 +382,10 @@ def test_a_bare_word_in_parentheses_names_no_party() -> None:
         # and a third company named only in the recitals
         (
             "CERTAIN INFORMATION (I) NOT MATERIAL AND (II) PRIVATE HAS BEEN OMITTED.\n\n"
-            'THIS AGREEMENT is made by and between ALTMARK SENSORIK GMBH, registered with the '
-            "local court (Amtsgericht) of Hamburg, Germany (hereinafter \"Supplier\"), and "
+            "THIS AGREEMENT is made by and between ALTMARK SENSORIK GMBH, registered with the "
+            'local court (Amtsgericht) of Hamburg, Germany (hereinafter "Supplier"), and '
             'BLUE HERON LABS, INC., a Delaware corporation (hereinafter "Buyer").\n\n'
-            "RECITALS\n\n(A) Supplier is appointed by Norvik Holdings plc (the \"Employer\") "
+            'RECITALS\n\n(A) Supplier is appointed by Norvik Holdings plc (the "Employer") '
             "for the project.\n\n1. Supply\nSupplier shall supply the Products.\n",
             ["ALTMARK SENSORIK GMBH", "BLUE HERON LABS, INC."],
         ),
