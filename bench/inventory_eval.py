@@ -13,7 +13,7 @@ ISO, periods to a number and a unit, jurisdictions to their name, names compared
 and punctuation; accuracy = right values / contracts whose answer is not empty.
 
 With `--blind` the values are scored instead on the English and Chinese contracts of
-`tests/fixtures/inventory_blind/`, written (with their answers) by someone who had not seen the
+`tests/fixtures/inventory_blind*/`, written (with their answers) by someone who had not seen the
 inventory's rules: every value, also where the right answer is that there is none.
 
     .venv/bin/python bench/inventory_eval.py [data_dir] [--folds 5] [--show CATEGORY] [--blind]
@@ -195,7 +195,8 @@ def report(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-BLIND = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "inventory_blind"
+FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures"
+BLIND = FIXTURES / "inventory_blind"
 _BLIND_FIELDS = {
     "document_name": "Document Name",
     "parties": "Parties",
@@ -262,12 +263,14 @@ def main() -> None:
     )
     args = ap.parse_args()
     if args.blind:
-        blind = evaluate_blind()
-        for name in _BLIND_FIELDS:
-            print(f"{name:<20} {blind['right'][name]:>3}/{blind['total'][name]}")
-        done = sum(blind["right"].values())
-        print(f"{'all values':<20} {done:>3}/{sum(blind['total'].values())}")
-        print("\n".join(blind["misses"]))
+        for folder in sorted(FIXTURES.glob("inventory_blind*")):
+            blind = evaluate_blind(folder)
+            print(f"{folder.name}")
+            for name in _BLIND_FIELDS:
+                print(f"  {name:<20} {blind['right'][name]:>3}/{blind['total'][name]}")
+            done = sum(blind["right"].values())
+            print(f"  {'all values':<20} {done:>3}/{sum(blind['total'].values())}")
+            print("\n".join(f"  {miss}" for miss in blind["misses"]))
         return
     if not (args.data_dir / "labels.json").exists():
         raise SystemExit(f"no labels.json under {args.data_dir}")

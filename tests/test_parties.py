@@ -394,3 +394,35 @@ def test_a_bare_word_in_parentheses_names_no_party() -> None:
 def test_party_blocks_written_other_ways(text: str, names: list[str]) -> None:
     found = [p.name for p in find_parties(StructureParser().parse(text))]
     assert sorted(found) == sorted(names)
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        # a person with an address, a company in a numbered list
+        (
+            "CONSULTANCY AGREEMENT\n\nBETWEEN\n\n(1) LARCHMONT ESTATES PLC, a company registered in "
+            'England (the "Client"); and\n\n(2) Tomasz Adam Wierzbicki, of 14 Quarry Road, York '
+            'YO1 7HH (hereinafter referred to as "the Consultant").\n\n1. Services\n'
+            "The Consultant shall provide the services.\n",
+            ["LARCHMONT ESTATES PLC", "Tomasz Adam Wierzbicki"],
+        ),
+        # flattened text: role labels inline before each company
+        (
+            "HOSTING AGREEMENT Agreement Date: 2024-02-01 Host: Pinecrest Data Corp., a company "
+            "organized in Delaware, having offices in Austin Client: Matsukaze Trading K.K., a "
+            "company organized in Japan, having offices in Osaka The parties agree as follows. "
+            "1. SERVICES The Host shall host the Client's data.\n",
+            ["Pinecrest Data Corp.", "Matsukaze Trading K.K."],
+        ),
+        # a place in brackets inside Chinese company names
+        (
+            "软件许可合同\n\n甲方：海川数智科技（香港）有限公司\n乙方：星桥物流（新加坡）私人有限公司\n\n"
+            "一、许可\n甲方许可乙方使用软件。\n",
+            ["海川数智科技（香港）有限公司", "星桥物流（新加坡）私人有限公司"],
+        ),
+    ],
+)
+def test_more_party_blocks(text: str, names: list[str]) -> None:
+    found = [p.name for p in find_parties(StructureParser().parse(text))]
+    assert sorted(found) == sorted(names)

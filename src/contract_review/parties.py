@@ -208,7 +208,7 @@ def _is_label(word: str) -> bool:
 
 _EN_SUFFIX = (
     r"(?:Inc|Ltd|Limited\s+Partnership|Limited|Partnership|LLC|L\.L\.C|LLP|LP|plc|PLC|GmbH|AG|SA|S\.A|SAS|BV|B\.V|NV|N\.V|Corp"
-    r"|Corporation|Company|Co|Pty\s+Ltd|Pte\.?\s+Ltd|KK|Authority|Group)\.?"
+    r"|Corporation|Company|Co|Pty\s+Ltd|Pte\.?\s+Ltd|KK|K\.K|Authority|Group)\.?"
 )
 _ZH_SUFFIX = r"(?:公司|集团|局|委员会|中心|医院|大学|学院|学校|银行|厂|研究所|研究院|设计院|事务所|政府|合伙企业)"
 _NAME_CONNECTORS = frozenset({"of", "and", "for", "the", "de", "du", "la", "&"})
@@ -237,7 +237,9 @@ _ZH_PAREN_LABEL = re.compile(
 # A company named at the start of its paragraph, its description and label after it:
 # '深圳市华澜电子科技有限公司，一家依据……设立的公司……（以下简称“甲方”）'
 _ZH_LEAD_COMPANY = re.compile(
-    r"[ \t\u3000]*([^\s，,。；;：:（()“”\"]{2,40}?" + _ZH_SUFFIX + r")(?=[，,（(\s])"
+    r"[ \t\u3000]*([^\s，,。；;：:（()“”\"]{2,40}?(?:[（(][\u4e00-\u9fff]{2,6}[）)][^\s，,。；;：:（()“”\"]{0,20}?)?"
+    + _ZH_SUFFIX
+    + r")(?=[，,（(\s])"
 )
 _ZH_SHORT_NAME = re.compile(r"^\s*" + ZH_SHORT_NAME + r"\s*[：:]?\s*")
 # "…公司，即本合同的甲方"
@@ -252,6 +254,16 @@ _ROLE_LIKE = re.compile(r"[\u4e00-\u9fff]{1,5}(?:方|人|商|者)|[A-Z][a-z]+(?:
 
 
 _ZH_COMPANY = re.compile(_ZH_SUFFIX + r"$")
+# 'Priya Okonkwo-Reid, of 7 Alder Mews, Harrogate': a person's address is not her name
+_ADDRESS_TAIL = re.compile(
+    r",?\s+(?:of|residing at|resident at|domiciled at|whose (?:address|residence) is)\s+"
+    r"(?=\d|[A-Z][\w.-]*\s+\d).*$",
+    re.DOTALL,
+)
+# '云栖数智科技（香港）有限公司': a place in brackets inside a Chinese company's name
+_ZH_REGION_NAME = re.compile(
+    r"([^\s（(,，;；]{2,40}?[（(][\u4e00-\u9fff]{2,6}[）)][^\s（(,，;；]{0,20}?" + _ZH_SUFFIX + r")"
+)
 _EN_COMPANY = re.compile(r"(?<![A-Za-z])" + _EN_SUFFIX + r"$")
 
 
@@ -348,6 +360,32 @@ def _preamble_text(structure: DocumentStructure) -> str:
     return "\n".join(parts)[:20_000]
 
 
+_INLINE_LABEL = re.compile(r"(?<![\w:])([A-Z][a-z]{2,15}(?: [A-Z][a-z]{2,15})?):[ \t]+(?=[A-Z])")
+_NOT_ROLES = frozenset(
+    {"date", "reference", "address", "attention", "email", "tel", "telephone", "fax", "re",
+     "subject", "note", "page", "title", "name", "by", "contact", "phone", "website"}
+)  # fmt: skip
+
+
+def _inline_labels(text: str) -> list[list[str]]:
+    """'… Provider: Northquill Software Corp., a corporation … Customer: Hanamura Shoji K.K.,
+    …' in text flattened from a PDF: a role word and a colon before a company's name."""
+    groups = []
+    for m in _INLINE_LABEL.finditer(text):
+        role = m.group(1)
+        if role.casefold() in _NOT_ROLES:
+            continue
+        run = _NAME_RUN.match(text, m.end())
+        if run is None:
+            continue
+        name = re.sub(r"\s+", " ", run.group()).strip(" ,")
+        form = _ANY_CASE_SUFFIX.search(name)
+        if form is None:
+            continue
+        groups.append([role, name[: form.end()]])
+    return groups
+
+
 def contract_parties(structure: DocumentStructure | None) -> list[list[str]]:
     """Groups of names the contract gives each party: ['Contractor', 'Meridian Build Ltd'], …
 
@@ -376,7 +414,8 @@ def contract_parties(structure: DocumentStructure | None) -> list[list[str]]:
         second = m.group(2) and _ZH_SHORT_NAME.sub("", m.group(2)).strip("“”\"' ")
         labels = [lab for lab in (m.group(1), second) if lab and _is_label(lab)]
         name = _clean(m.group(3).strip("*").strip())
-        name = re.split(r"\s*[（(,，;；]", name, maxsplit=1)[0]
+        region = _ZH_REGION_NAME.match(name)
+        name = region.group(1) if region else re.split(r"\s*[（(,，;；]", name, maxsplit=1)[0]
         if not labels and not second and _ROLE_LIKE.fullmatch(_clean(m.group(1))):
             # a role word the table does not know ('保管人：…有限公司', 'Warehouseman: … Ltd')
             # names a party when a company's name follows
@@ -389,6 +428,8 @@ def contract_parties(structure: DocumentStructure | None) -> list[list[str]]:
             labels.append(second)  # '乙方（供应方）：…' — a role the table does not know
         if _looks_like_name(name):
             groups.append([_clean(lab) for lab in labels] + [name])
+    if not groups:
+        groups += _inline_labels(text)
     for m in _EN_PAREN_LABEL.finditer(text):
         label = _clean(m.group(1))
         name = _name_before(text, m.start())
@@ -1374,7 +1415,7 @@ def find_parties(structure: DocumentStructure | None) -> list[Party]:
         names = [a for a in labels if not _is_label(a) and _looks_like_name(a)]
         named = [a for a in names if _ORG_SUFFIX.search(a) or re.search(_ZH_SUFFIX, a)]
         words = [a for a in labels if not is_pronoun(a)] or labels[:1]  # 'We', not 'Our'
-        name = max(named or names or words, key=len)
+        name = _ADDRESS_TAIL.sub("", max(named or names or words, key=len))
         if len(labels) == 1 and not (_is_label(name) or named):
             continue  # a lone capitalised phrase is no party
         parties.append(Party(name=name, labels=labels, roles=tuple(_group_roles(labels))))

@@ -477,3 +477,53 @@ def test_a_value_names_the_clause_it_is_read_from() -> None:
         "Expiration Date"
     ]
     assert (present, ids, value) == (True, ["2.1"], "perpetual")
+
+
+def test_renewal_said_after_a_notice_period() -> None:
+    text = (
+        "仓储服务合同\n\n甲方：嘉兴恒泰物流有限公司\n乙方：上海明川贸易有限公司\n签订日期：2023年10月9日\n\n"
+        "第一条 期限\n本合同有效期二年。期限届满时，如任何一方未于期满前一个月书面通知对方终止的，"
+        "本合同自动顺延一年。\n"
+        "第二条 法律适用\n本合同适用中华人民共和国法律。\n"
+    )
+    got = _inventory(text)
+    assert got["Renewal Term"][2] == "1 year"
+    assert got["Notice Period to Terminate Renewal"][2] == "1 month"
+
+
+def test_effective_on_signing_and_signed_after_the_date() -> None:
+    text = (
+        "房屋租赁合同\n\n出租方：杭州云帆置业有限公司\n承租方：温州海澄建设工程有限公司\n\n"
+        "双方于2023年12月8日在杭州市签订本合同。\n\n"
+        "第一条 租期\n租赁期限自2024年3月1日起至2027年2月28日止。\n"
+        "第二条 生效\n本合同自双方签字盖章之日起生效。\n"
+    )
+    got = _inventory(text)
+    assert got["Agreement Date"][2] == "2023-12-08"
+    assert got["Effective Date"][2] == "2023-12-08"
+    assert got["Expiration Date"][2] == "2027-02-28"
+
+
+def test_effective_when_both_parties_have_signed() -> None:
+    text = (
+        LICENCE.replace(' (the "Effective Date")', "")
+        .replace("as of the 23rd day of\nSeptember, 2016 ", "")
+        .replace(
+            "2.1 This Agreement shall commence",
+            '2.0 "Effective Date" means the date on which both Parties have signed this '
+            "Agreement.\n2.1 This Agreement shall commence",
+        )
+        + "\nPlace / Date: Leeds, 3 May 2017\n\nPlace / Date: Dayton, 9 May 2017\n"
+    )
+    assert _inventory(text)["Effective Date"][2] == "2017-05-09"
+
+
+def test_an_effective_date_on_an_event_has_no_date() -> None:
+    text = LICENCE.replace(' (the "Effective Date")', "").replace(
+        "2.1 This Agreement shall commence",
+        '2.0 "Effective Date" means the date on which Licensee pays the first invoice.\n'
+        "2.1 This Agreement shall commence",
+    )
+    present, _, value = _inventory(text)["Effective Date"]
+    assert present
+    assert value == ""

@@ -376,7 +376,25 @@ _DATED = re.compile(
     r"day[ \t\n]+of)\b|签订|签署|订立|签约",
     re.IGNORECASE,
 )
-_EFFECTIVE = re.compile(r"\beffective\b|生效", re.IGNORECASE)
+_EFFECTIVE = re.compile(
+    r"\beffective\b|\btakes?[ \t\n]+effect\b|\bcomes?[ \t\n]+into[ \t\n]+(?:force|effect)\b|"
+    r"\benters?[ \t\n]+into[ \t\n]+force\b|生效",
+    re.IGNORECASE,
+)
+# '自双方签署之日起生效', 'effective on the date of its execution': it takes effect when signed
+_ON_SIGNING = re.compile(
+    r"(?:签署|签字|签章|盖章|签订)[^。；，]{0,12}之日起[^。；，]{0,4}生效|"
+    r"\b(?:effective|take[s]?[ \t\n]+effect)[ \t\n]+(?:up)?on[ \t\n]+(?:the[ \t\n]+date[ \t\n]+of[ \t\n]+)?"
+    r"(?:its[ \t\n]+)?(?:execution|signature|signing)\b",
+    re.IGNORECASE,
+)
+# a Chinese date the signing words follow: '于2023年5月5日在深圳市签订'
+_POINTER = re.compile(
+    r"\b(?:set[ \t\n]+forth|given|defined|specified|stated|provided)[ \t\n]+(?:in|at|under)\b|"
+    r"\bmeaning\b|\bpreamble\b|\babove\b|\bbelow\b",
+    re.IGNORECASE,
+)
+_ZH_SIGNED_AFTER = re.compile(r"[^。；\n]{0,16}?(?:签订|签署|订立|签约)")
 _AS_AGREED = re.compile(
     r"date[ \t\n]+(?:first[ \t\n]+)?(?:written|set[ \t\n]+forth|stated|above)|date[ \t\n]+hereof|"
     r"date[ \t\n]+of[ \t\n]+this[ \t\n]+agreement|execution[ \t\n]+date",
@@ -413,7 +431,7 @@ def _agreement_date(head: str, repeated: frozenset[str]) -> tuple[date | None, s
     )
     for start, end, value in written:
         context = head[max(0, start - 120) : start]
-        if _DATED.search(context):
+        if _DATED.search(context) or _ZH_SIGNED_AFTER.match(head, end):
             return value, head[max(0, start - 40) : end]
     if dates:
         d = dates[0]
@@ -444,6 +462,12 @@ def _effective_date(
             return found[0].value, defined.definition[:200]
         if _AS_AGREED.search(defined.definition) and agreed is not None:
             return agreed, defined.definition[:200]
+        if defined.source != "inline" and not (
+            _LAST_SIGNATURE.search(defined.definition) or _POINTER.search(defined.definition)
+        ):
+            # 'the date on which the first invoice is paid': an event, no date to give ('has
+            # the meaning given in Clause 14.1' points elsewhere: read on)
+            return None, defined.definition[:200]
     dates = [d for d in find_dates(head) if _line_of(head, d.start) not in repeated]
     for d in dates:
         # '自2024年1月1日起生效': the Chinese says it after the date
@@ -455,17 +479,24 @@ def _effective_date(
         # not when an end comes between ('… 生效，有效期至2025年12月31日', 'effective until')
         if said and not _UNTIL_WORD.search(before[said[-1].end() :]):
             return d.value, head[max(0, d.start - 40) : d.end]
+    whole = "\n".join(c.text for c in structure.clauses)
+    signing = _ON_SIGNING.search(whole)
+    if signing is not None and agreed is not None:
+        # '本合同自双方签字盖章之日起生效': the contract's date, whenever its term starts
+        return agreed, whole[max(0, signing.start() - 40) : signing.end()]
     # 'This Agreement will commence on November 1st, 2017', 'a fixed term beginning November
     # 27, 2018', '有效期自2024年1月1日起': the term starts on it
     for clause in structure.clauses:
-        if not (_COMMENCE.search(clause.text) or "起" in clause.text):
+        if not (
+            _COMMENCE.search(clause.text) or _EFFECTIVE.search(clause.text) or "起" in clause.text
+        ):
             continue
         for sentence in _sentences(clause.text):
             if len(sentence) > 1500 or not _TERM_WORDS.search(sentence):
                 continue
             for d in find_dates(sentence):
                 before = sentence[max(0, d.start - 40) : d.start]
-                said = list(_COMMENCE.finditer(before))
+                said = list(_COMMENCE.finditer(before)) or list(_EFFECTIVE.finditer(before))
                 if _ZH_FROM_DATE.match(sentence, d.end) or (
                     said and not _UNTIL_WORD.search(before[said[-1].end() :])
                 ):
@@ -477,7 +508,6 @@ def _effective_date(
         return signed
     # 'effective as of the date first written above', an 'Effective Date' used but dated only
     # in the heading: the contract takes effect on its date
-    whole = "\n".join(c.text for c in structure.clauses)
     if re.search(r"Effective Date|effective (?:as of|on)|生效", whole):
         return agreed, agreed_quote if agreed is None else ""
     return None, ""
@@ -489,10 +519,14 @@ _COMMENCE = re.compile(r"\b(?:commenc|begin|beginning|start)\w*", re.IGNORECASE)
 _ZH_FROM_DATE = re.compile(r"[ \t\u3000]*(?:起|开始)")
 _LAST_SIGNATURE = re.compile(
     r"\blast[ \t\n]+(?:of[ \t\n]+the[ \t\n]+(?:parties|signatories)[ \t\n]+to[ \t\n]+sign|"
-    r"signature|party[ \t\n]+to[ \t\n]+sign)|最后(?:一方)?签(?:字|署|章)",
+    r"signature|party[ \t\n]+to[ \t\n]+sign)|\b(?:both|all)[ \t\n]+(?:of[ \t\n]+the[ \t\n]+)?"
+    r"parties[ \t\n]+have[ \t\n]+(?:signed|executed)|\bsigned[ \t\n]+by[ \t\n]+(?:both|all)[ \t\n]+"
+    r"(?:of[ \t\n]+the[ \t\n]+)?parties|最后(?:一方)?签(?:字|署|章)|双方(?:均已)?签(?:字|署)(?:盖章)?之日",
     re.IGNORECASE,
 )
-_SIGNED_ON = re.compile(r"(?im)^[ \t]*(?:date|dated|signed on|日期|签署日期|签字日期)[ \t]*[:：]")
+_SIGNED_ON = re.compile(
+    r"(?im)^[ \t]*(?:[\w ]{0,12}/[ \t]*)?(?:date|dated|signed on|日期|签署日期|签字日期)[ \t]*[:：]"
+)
 
 
 def _last_signature(structure: DocumentStructure) -> tuple[date, str] | None:
@@ -593,6 +627,8 @@ def _expiration(
                 or _TERM_LABEL.match(sentence)
                 # 'a fixed term … beginning November 27, 2018 and ending November 30th, 2019'
                 or (re.search(r"\bterm\b", sentence, re.I) and _SPAN.search(sentence))
+                # '租赁期限自2024年3月1日起至2027年2月28日止'
+                or re.search(r"(?:期限|有效期|租期)[^。；]{0,6}自", sentence)
             ):
                 continue
             for d in find_dates(sentence):
@@ -666,7 +702,7 @@ def _add_months(start: date, months: int) -> date:
     return date(year, month + 1, 28)
 
 
-_RENEWAL = re.compile(r"renew|extend|extension|续期|续约|延长", re.IGNORECASE)
+_RENEWAL = re.compile(r"renew|extend|extension|续期|续约|续展|续签|顺延|延续|延长", re.IGNORECASE)
 
 
 _NO_RENEWAL = re.compile(
@@ -677,18 +713,24 @@ _NO_RENEWAL = re.compile(
 
 
 def _renewal(texts: list[str]) -> tuple[str, str]:
+    """The renewal period: the period that follows a renewal word ('renew … for successive
+    one (1) year terms', '自动顺延一年'), not a notice period ('… 期满前一个月通知 …')."""
     for text in texts:
         for sentence in _sentences(text):
-            at = _RENEWAL.search(sentence)
-            # '不自动续期', 'shall not renew automatically' — but not '… notice that it will not
-            # be renewed' after a renewal the sentence grants
-            if at is None or _NO_RENEWAL.search(sentence[max(0, at.start() - 30) : at.end() + 12]):
-                continue
-            period = normalise_period(sentence[at.start() :])
-            if period and not re.search(
-                r"notice|通知", sentence[at.start() : at.start() + 60], re.I
-            ):
-                return period, sentence.strip()
+            for at in _RENEWAL.finditer(sentence):
+                # '不自动续期', 'shall not renew automatically' — but not '… notice that it will
+                # not be renewed' after a renewal the sentence grants
+                if _NO_RENEWAL.search(sentence[max(0, at.start() - 30) : at.end() + 12]):
+                    break
+                window = sentence[at.start() : at.start() + 90]
+                period = _PERIOD.search(window) or _ZH_PERIOD.search(window)
+                if period is None:
+                    continue
+                if re.search(r"notice|通知|prior|before|前", window[: period.start()], re.I):
+                    continue  # the period of a notice, not of the renewal
+                found = normalise_period(window[period.start() :])
+                if found:
+                    return found, sentence.strip()
     return "", ""
 
 
@@ -774,7 +816,9 @@ def build_inventory(structure: DocumentStructure) -> ClauseInventory:
     effective, effective_quote = _effective_date(structure, head, (agreed, agreed_quote), repeated)
     values["Effective Date"] = (effective.isoformat() if effective else "", effective_quote)
     term_texts = [
-        _body(c) for c in structure.iter_clauses() if re.search(r"\bterm\b|期限", c.title, re.I)
+        _body(c)
+        for c in structure.iter_clauses()
+        if re.search(r"\bterm\b|期限|租期|有效期", c.title, re.I)
     ] + texts.get("Renewal Term", [])
     start = effective or agreed
     values["Expiration Date"] = (
