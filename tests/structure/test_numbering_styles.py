@@ -467,3 +467,32 @@ def test_recitals_before_the_contracts_own_numbering(text: str, ids: list[str]) 
     assert [c.clause_id for c in structure.clauses] == ids
     last = structure.clauses[-1]
     assert last.children  # the clauses hold their sub-clauses, not a recital
+
+
+@pytest.mark.parametrize(
+    ("text", "first"),
+    [
+        (
+            "SERVICES AGREEMENT\n\nBETWEEN\n\n(1) Alder Freight PLC, a company registered in "
+            'England (the "Company"); and\n\n(2) Jonas Berg, of 3 Mill Lane, Bath (the '
+            '"Adviser").\n\nBACKGROUND\n\n(A) The Company runs a freight business.\n\n(B) The '
+            "Adviser is an expert.\n\nSECTION 1 — DEFINITIONS\n\nSection 1.01 Words have these "
+            "meanings.\n\nSECTION 2 — TERM\n\nSection 2.01 This Agreement runs for a year.\n",
+            "1",
+        ),
+        (
+            "软件许可合同\n\n甲方：海川数智科技有限公司\n乙方：星桥物流有限公司\n\n鉴于：\n"
+            "1．甲方拥有软件著作权；\n2．乙方需要使用该软件。\n\n双方协商一致如下：\n\n"
+            "一、许可内容\n（一）甲方许可乙方使用软件。\n\n二、费用\n（一）乙方支付许可费。\n",
+            "1",
+        ),
+    ],
+)
+def test_the_first_heading_after_preamble_lists_is_top_level(text: str, first: str) -> None:
+    structure = StructureParser().parse(text)
+    tops = [c.clause_id for c in structure.clauses]
+    assert first in tops
+    assert "2" in tops
+    heading = structure.get_clause(first)
+    assert heading is not None
+    assert heading.children

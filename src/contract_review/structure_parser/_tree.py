@@ -228,7 +228,9 @@ _RECITALS_MARK = re.compile(
     r"(?m)^[ \t\u3000]*(?:鉴于[：:]?|(?i:whereas|recitals|background|preliminary statements?))"
     r"[ \t\u3000:：]*$"
 )
-_OPENING_STYLES = frozenset({"cn_article", "kw:article", "kw:clause", "kw:section", "dec1"})
+_OPENING_STYLES = frozenset(
+    {"cn_article", "cn_enum", "kw:article", "kw:clause", "kw:section", "dec1"}
+)
 
 
 def drop_numbered_recitals(text: str, found: list[Candidate]) -> list[Candidate]:
@@ -241,7 +243,7 @@ def drop_numbered_recitals(text: str, found: list[Candidate]) -> list[Candidate]
         if not run:
             continue
         first = found[run[0]].token.alts[0]
-        if first.style not in ("dec1", "paren_num") or first.value != 1:
+        if first.style not in ("dec1", "paren_num", "dun_num") or first.value != 1:
             continue
         k = 0
         while k < len(run) and (alt := found[run[k]].token.alts[0]).style == first.style:
@@ -596,6 +598,16 @@ class TreeBuilder:
         if alt.style == "dec":
             return None
         top = self.stack[-1]
+        if (
+            c.token.keyword
+            and alt.value in _FIRST_VALUES
+            and c.token.kind is not ClauseKind.ITEM
+            and len(self.stack) > 1
+            and all(n.kind is ClauseKind.ITEM for n in self.stack[1:] if n is not self.ns_root)
+        ):
+            # 'SECTION 1 — DEFINITIONS' after the lists of the preamble ('(1) Acme Ltd …',
+            # '(A) The Company …'): the contract's first heading, under none of them
+            return self.ns_root
         if alt.style in _TOP_STYLES:
             # Articles and chapters never nest under sections or items.
             top = next(
