@@ -496,3 +496,12 @@ def test_the_first_heading_after_preamble_lists_is_top_level(text: str, first: s
     heading = structure.get_clause(first)
     assert heading is not None
     assert heading.children
+
+
+def test_a_term_with_the_comma_inside_its_quotes() -> None:
+    text = (
+        "1. Term\n1.1 This Agreement then renews for successive one (1) year periods (each, a "
+        '"Renewal Term," and together with the initial term, the "Term").\n'
+    )
+    defs = StructureParser().parse(text).definitions
+    assert {"Renewal Term", "Term"} <= set(defs)

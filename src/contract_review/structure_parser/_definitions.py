@@ -200,10 +200,15 @@ def _inline(text: str) -> Iterator[DefinedTerm]:
         if zh is not None:
             terms = [zh.group(1)]
         else:
-            terms = [t.strip() for t in _QUOTED.findall(inside)]
-            rest = re.sub(r"[,;，；]", " ", _QUOTED.sub(" ", inside))
-            if not terms or any(w.casefold() not in _LINKING for w in rest.split()):
+            # '(each, a "Renewal Term," and …)': US style puts the comma inside the quotes
+            terms = [t.strip().rstrip(",.;").strip() for t in _QUOTED.findall(inside)]
+            first = _QUOTED.search(inside)
+            lead = re.sub(r"[,;，；]", " ", inside[: first.start()] if first else inside)
+            if not terms or any(w.casefold() not in _LINKING for w in lead.split()):
                 continue  # '(see "Fees" below)', '(as defined in the Lease)': no definition
+            rest = re.sub(r"[,;，；]", " ", _QUOTED.sub(" ", inside))
+            if len([w for w in rest.split() if w.casefold() not in _LINKING]) > 6:
+                continue  # a sentence in brackets that happens to quote a term
         head_from = max(0, m.start() - _INLINE_LOOKBACK)
         starts = [x.end() for x in _CLAUSE_START.finditer(text, head_from, m.start())]
         start = starts[-1] if starts else head_from
