@@ -884,3 +884,17 @@ def test_having_no_remedy_for_a_statement_is_not_insurance() -> None:
         "expressly set out in this Agreement."
     )
     assert _topic_clauses(_parse(_en_untitled(body)), "Insurance") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        _en_untitled(
+            "The prices are inclusive of packaging, freight and transit insurance to the "
+            "delivery point."
+        ),
+        _zh_untitled("货物单价为含税价，包含增值税、包装费、运输费及运输保险费。"),
+    ],
+)
+def test_a_price_that_includes_insurance_is_not_an_insurance_clause(text: str) -> None:
+    assert _topic_clauses(_parse(text), "Insurance") == []
