@@ -10,6 +10,7 @@ clauses in messy text.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -224,13 +225,41 @@ def _dec1_of(tok: Token) -> int | None:
     return None
 
 
-_RECITALS_MARK = re.compile(
-    r"(?m)^[ \t\u3000]*(?:鉴于[：:]?|(?i:whereas|recitals|background|preliminary statements?))"
-    r"[ \t\u3000:：]*$"
+_RECITALS_LINE = re.compile(
+    r"[ \t\u3000]*(?:鉴于[：:]?|(?i:whereas|recitals|background|preliminary statements?))"
+    r"[ \t\u3000:：]*"
 )
+_RECITALS_WORDS = (
+    *dict.fromkeys(
+        form
+        for word in ("whereas", "recitals", "background", "preliminary statement")
+        for form in (word, word.upper(), word.capitalize(), word.title())
+    ),
+    "鉴于",
+)
+_RECITALS_WITHIN = 30_000
+"""Recitals come before the contract's clauses: only the opening is searched."""
 _OPENING_STYLES = frozenset(
     {"cn_article", "cn_enum", "kw:article", "kw:clause", "kw:section", "dec1"}
 )
+
+
+def _recital_marks(text: str) -> Iterator[int]:
+    """Ends of the lines that say only 'RECITALS', 'WHEREAS:', '鉴于：' … (the words found with
+    str.find in their usual casings: a multi-line '^' pattern would be tried at every position
+    of the text, and lower-casing a whole document costs more than the search)."""
+    ends: set[int] = set()
+    limit = min(len(text), _RECITALS_WITHIN)
+    for word in _RECITALS_WORDS:
+        i = text.find(word, 0, limit)
+        while i != -1:
+            start = text.rfind("\n", 0, i) + 1
+            end = text.find("\n", i)
+            end = len(text) if end == -1 else end
+            if _RECITALS_LINE.fullmatch(text, start, end):
+                ends.add(end)
+            i = text.find(word, end, limit)
+    yield from sorted(ends)
 
 
 def drop_numbered_recitals(text: str, found: list[Candidate]) -> list[Candidate]:
@@ -238,8 +267,10 @@ def drop_numbered_recitals(text: str, found: list[Candidate]) -> list[Candidate]
     已 …') when the contract's own numbering starts again after them ('第一条'): they are part
     of the preamble, and would otherwise take the clause numbers 1, 2, 3 of the contract."""
     drop: set[int] = set()
-    for mark in _RECITALS_MARK.finditer(text):
-        run = [i for i, c in enumerate(found) if c.token.start > mark.end()][:30]
+    starts = [c.token.start for c in found]
+    for mark in _recital_marks(text):
+        first_index = bisect_right(starts, mark)
+        run = list(range(first_index, min(len(found), first_index + 30)))
         if not run:
             continue
         first = found[run[0]].token.alts[0]
