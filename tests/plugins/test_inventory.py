@@ -321,6 +321,11 @@ def _with_clause_5_2(sentence: str) -> str:
             "All reasonable fees associated with the wind-down activities shall be paid by the "
             "Sponsor.",
         ),
+        (
+            "Uncapped Liability",
+            "EXCEPT UNDER SECTION 9(a), IN NO EVENT WILL EITHER PARTY BE LIABLE TO THE OTHER FOR "
+            "ANY INDIRECT OR CONSEQUENTIAL DAMAGES.",
+        ),
     ],
 )
 def test_categories_written_in_other_words(category: str, sentence: str) -> None:
