@@ -431,3 +431,20 @@ def test_a_stake_is_no_late_payment_rate() -> None:
     )
     positions = {p for p, _, _ in _effects(_findings(text, "Supplier", "11.2"))}
     assert "late_payment_interest" not in positions
+
+
+LEASE_ZH = """房屋租赁合同
+
+出租方：杭州云帆置业有限公司
+承租方：温州海澄建设工程有限公司
+
+第五条 保证金
+承租方应于本合同签订之日起七日内向出租方支付租赁保证金，金额相当于三个月租金。
+"""
+
+
+def test_the_payment_period_is_the_one_before_paying_not_an_amount_in_months() -> None:
+    out = _findings(LEASE_ZH, "出租方", "5")
+    values = [f.value for f in out.findings if f.position_id == "payment_term"]
+    assert 90 not in values
+    assert all(v is None or v <= 7 for v in values)
