@@ -426,3 +426,16 @@ def test_party_blocks_written_other_ways(text: str, names: list[str]) -> None:
 def test_more_party_blocks(text: str, names: list[str]) -> None:
     found = [p.name for p in find_parties(StructureParser().parse(text))]
     assert sorted(found) == sorted(names)
+
+
+def test_document_parts_and_a_description_after_the_company_form() -> None:
+    text = (
+        "This SERVICES AGREEMENT is entered into by and between Northfield Bank, N.A. "
+        '("Northfield"), and the above-named Vendor, and consists of this page and the attached '
+        'Terms and Conditions, Schedules, and Exhibits ("Vendor").\n\n'
+        'This Agreement is made by Orchard Payment Systems, Inc., the Reseller Office ("RESELLER").'
+        "\n\n1. Services\nThe Vendor shall provide the services.\n"
+    )
+    names = [p.name for p in find_parties(StructureParser().parse(text))]
+    assert "Orchard Payment Systems, Inc." in names
+    assert not any("Schedules" in n or "Conditions" in n for n in names)

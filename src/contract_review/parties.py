@@ -254,6 +254,9 @@ _ROLE_LIKE = re.compile(r"[\u4e00-\u9fff]{1,5}(?:方|人|商|者)|[A-Z][a-z]+(?:
 
 
 _ZH_COMPANY = re.compile(_ZH_SUFFIX + r"$")
+_DOC_PARTS = re.compile(
+    r"\b(?:conditions|schedules?|exhibits?|attachments?|annex(?:es)?|appendi(?:x|ces))\b", re.I
+)
 # 'Priya Okonkwo-Reid, of 7 Alder Mews, Harrogate': a person's address is not her name
 _ADDRESS_TAIL = re.compile(
     r",?\s+(?:of|residing at|resident at|domiciled at|whose (?:address|residence) is)\s+"
@@ -1416,6 +1419,12 @@ def find_parties(structure: DocumentStructure | None) -> list[Party]:
         named = [a for a in names if _ORG_SUFFIX.search(a) or re.search(_ZH_SUFFIX, a)]
         words = [a for a in labels if not is_pronoun(a)] or labels[:1]  # 'We', not 'Our'
         name = _ADDRESS_TAIL.sub("", max(named or names or words, key=len))
+        # 'Payment Data Systems, Inc., the Affiliate Office': the description after the form
+        form = re.search(r"(?<![A-Za-z])" + _EN_SUFFIX + r"(?=,?\s+(?:the|a|an)\s)", name)
+        if form is not None:
+            name = name[: form.end()]
+        if _DOC_PARTS.search(name) and not (named or _is_label(name)):
+            continue  # 'Conditions, Schedules': the parts of a document, not a party
         if len(labels) == 1 and not (_is_label(name) or named):
             continue  # a lone capitalised phrase is no party
         parties.append(Party(name=name, labels=labels, roles=tuple(_group_roles(labels))))
