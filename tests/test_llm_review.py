@@ -340,6 +340,40 @@ async def test_llm_suggested_text_becomes_a_minimal_tracked_change(tmp_path: Pat
     assert "within 30 days of receipt" in accepted
 
 
+def _hostile_edit(text: str) -> Step:
+    """The payment edit, its fields laced with control characters, a lone surrogate, a
+    non-character and a Unicode tag character (#13: model output is untrusted data)."""
+    if "90 days" not in text:
+        return Reply(text="[]")
+    return Reply(
+        text=json.dumps(
+            [
+                {
+                    "risk_level": "high",
+                    "risk_type": "long payment term\x07",
+                    "description": "Payment is due only after 90 days.\x01\x1b[31m \ud800\U000e0041",
+                    "original_text": "The Customer shall pay each undisputed invoice within 90 days of receipt.",
+                    "suggested_text": "The Customer shall pay each undisputed invoice within 30\x01\x02\x07\x1b days of receipt.\ufffe",
+                }
+            ]
+        )
+    )
+
+
+@pytest.mark.asyncio
+async def test_a_hostile_answer_is_cleaned_and_the_review_completes(tmp_path: Path) -> None:
+    contract = _contract(tmp_path)
+    with FakeLLM(responder=_per_clause(_hostile_edit)) as fake:
+        result = await _review(tmp_path, contract, _settings(tmp_path, fake.base_url))
+    risk = next(
+        r for r in _clause(result, "2").findings.risks if r.risk_type == "long payment term"
+    )
+    assert risk.description == "Payment is due only after 90 days.[31m \ufffd"
+    edits = [d for d in _clause(result, "2").findings.diffs if d.proposed_text == "30"]
+    assert len(edits) == 1
+    assert "within 30 days of receipt" in accept_all_text(tmp_path / "out" / "redline.docx")
+
+
 # --------------------------------------------------------------------------------------------
 # Failure modes of the endpoint and of the model
 # --------------------------------------------------------------------------------------------

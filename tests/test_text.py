@@ -10,6 +10,7 @@ from contract_review.text import (
     SEGMENT_END,
     SENTENCE_END,
     SENTENCE_OR_LINE_END,
+    clean_untrusted,
     has_cjk,
     is_cjk_char,
 )
@@ -39,3 +40,20 @@ def test_sentence_boundaries() -> None:
     assert [m.group() for m in SENTENCE_OR_LINE_END.finditer(lines)] == [".", "\n"]
     assert not [m.group() for m in SENTENCE_END.finditer(lines) if m.group() == "\n"]
     assert _ends(SENTENCE_END, "It ends here. Next")[0] == "here."
+
+
+def test_untrusted_text_is_made_writable() -> None:
+    hostile = "a\x00b\x01\x07\x1b[0m\x7f\x85c\ud800d\ufffee\U000e0041f\tg\nh\r\n"
+    assert clean_untrusted(hostile) == "ab[0mc\ufffdde" + "f\tg\nh\r\n"
+    assert clean_untrusted("买方应在30日内付款。") == "买方应在30日内付款。"
+    # what comes out can be encoded and written into XML
+    clean_untrusted(hostile).encode("utf-8")
+
+
+def test_a_reviewers_edit_is_cleaned_at_the_edge() -> None:
+    from contract_review.models import ApprovalRequest
+
+    request = ApprovalRequest(
+        diff_id="d1", decision="approve", user_modified_text="within 30\x01 days\ud800"
+    )
+    assert request.user_modified_text == "within 30 days\ufffd"

@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
+
+from contract_review.text import clean_untrusted
 
 # --------------------------------------------------------------------------------------------
 # Intake: the text of one document as read from disk
@@ -533,6 +535,12 @@ class ApprovalRequest(_Model):
     user_modified_text: str | None = Field(
         None, description="Reviewer's own wording to use instead of the proposed text."
     )
+
+    @field_validator("feedback", "user_modified_text")
+    @classmethod
+    def _writable(cls, value: str | None) -> str | None:
+        # typed in a terminal or sent over HTTP: it goes into the Word file as written
+        return clean_untrusted(value) if value is not None else None
 
 
 # --------------------------------------------------------------------------------------------

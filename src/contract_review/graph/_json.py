@@ -5,12 +5,30 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from contract_review.text import clean_untrusted
+
 __all__ = ["json_values"]
 
 
 def json_values(text: str) -> list[Any]:
     """JSON values found in `text`: the whole text, else each value starting at a '[' or '{'
-    (left to right; values nested in one already found are skipped)."""
+    (left to right; values nested in one already found are skipped). Model output is untrusted:
+    every string in them is cleaned (`text.clean_untrusted`) — a control character or a lone
+    surrogate in an answer must not reach a hash, a checkpoint or a Word file."""
+    return [_cleaned(value) for value in _values(text)]
+
+
+def _cleaned(value: Any) -> Any:
+    if isinstance(value, str):
+        return clean_untrusted(value)
+    if isinstance(value, list):
+        return [_cleaned(v) for v in value]
+    if isinstance(value, dict):
+        return {clean_untrusted(str(k)): _cleaned(v) for k, v in value.items()}
+    return value
+
+
+def _values(text: str) -> list[Any]:
     stripped = text.strip()
     if stripped.startswith("```"):
         stripped = stripped.strip("`")

@@ -34,11 +34,25 @@ __all__ = [
     "SENTENCE_END",
     "SENTENCE_OR_LINE_END",
     "ZH_SHORT_NAME",
+    "clean_untrusted",
     "has_cjk",
     "has_placeholder",
     "is_cjk_char",
     "repeated_lines",
 ]
+
+_UNWRITABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff\U000e0000-\U000e007f]")
+"""Control characters (C0 but tab and line ends, DEL, C1), non-characters XML cannot hold, and
+the invisible Unicode tag characters."""
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def clean_untrusted(text: str) -> str:
+    """Text from outside the document (a model's answer, an edit sent over HTTP) made safe to
+    store, hash and write: lone surrogates become U+FFFD, control and non-XML characters and
+    Unicode tag characters are dropped, everything else is kept as written."""
+    return _UNWRITABLE.sub("", _SURROGATE.sub("\ufffd", text))
+
 
 CJK_IDEOGRAPHS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 """Han characters (Extension A, the unified block, compatibility ideographs), for a `[...]`."""
