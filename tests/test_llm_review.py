@@ -550,3 +550,27 @@ def test_llm_check_reports_the_endpoint(tmp_path: Path) -> None:
     unset = _run_cli(["llm-check"], {})
     assert unset.returncode == 2
     assert "LLM_BASE_URL is not set" in unset.stderr
+
+
+@pytest.mark.asyncio
+async def test_an_endpoint_that_echoes_the_key_does_not_leak_it(tmp_path: Path) -> None:
+    """#13: the configured key, and anything shaped like a key, is redacted from the endpoint's
+    error before it reaches the findings, the reports or the checkpoint."""
+    key = "sk-live-4f9a1c77e2d04b"
+    echo = HttpError(401, f"Incorrect API key provided: Bearer {key}; other: sk-other-99887766")
+    contract = _contract(tmp_path)
+    settings = _settings(tmp_path, "", llm_max_retries=0, review_max_concurrency=1, llm_api_key=key)
+    assert key not in repr(settings)
+    with FakeLLM(responder=lambda _: echo) as fake:
+        settings.llm_base_url = fake.base_url
+        result = await _review(tmp_path, contract, settings)
+    reasons = [c.findings.mode_reason for c in result.clauses]
+    assert any("HTTP 401: Incorrect API key provided" in r for r in reasons), reasons
+    assert any("[redacted]" in r for r in reasons)
+    written = [tmp_path / "out" / name for name in ("findings.json", "report.md", "report.html")]
+    written += list((tmp_path / "state").rglob("*"))
+    for path in written:
+        if path.is_file():
+            data = path.read_bytes()
+            assert key.encode() not in data, path
+            assert b"sk-other-99887766" not in data, path

@@ -57,3 +57,17 @@ def test_a_reviewers_edit_is_cleaned_at_the_edge() -> None:
         diff_id="d1", decision="approve", user_modified_text="within 30\x01 days\ud800"
     )
     assert request.user_modified_text == "within 30 days\ufffd"
+
+
+def test_secrets_are_redacted_from_error_text() -> None:
+    from contract_review.text import redact_secrets
+
+    said = (
+        "Incorrect API key provided: Bearer abc.def-123456; api_key=xyz98765 "
+        "postgresql://admin:hunter22@db.local/reviews my-own-key-1"
+    )
+    out = redact_secrets(said, ["my-own-key-1"])
+    for secret in ("abc.def-123456", "xyz98765", "hunter22", "my-own-key-1"):
+        assert secret not in out
+    assert "Incorrect API key provided" in out
+    assert "db.local/reviews" in out

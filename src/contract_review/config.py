@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import Field
+from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -43,8 +43,8 @@ class Settings(BaseSettings):
     remote_skills_base_url: str | None = Field(
         None, description="Base URL of the remote skill workflow service (Refly-style)."
     )
-    remote_skills_api_key: str | None = Field(
-        None, description="Bearer token for the remote skill service."
+    remote_skills_api_key: SecretStr | None = Field(
+        None, description="Bearer token for the remote skill service (never shown or logged)."
     )
     remote_skills_poll_interval: float = Field(
         0.5, gt=0, description="Seconds between polls of a running remote workflow."
@@ -58,8 +58,10 @@ class Settings(BaseSettings):
     review_max_concurrency: int = Field(
         8, ge=1, le=64, description="Clauses reviewed at the same time."
     )
-    postgres_url: str | None = Field(
-        None, description="Use PostgreSQL checkpoints at this URL instead of SQLite."
+    postgres_url: SecretStr | None = Field(
+        None,
+        description="Use PostgreSQL checkpoints at this URL instead of SQLite (it may hold a "
+        "password: never shown or logged).",
     )
 
     # --- ReAct agent (SPEC-20/35): LLM mode when an endpoint is configured ---
@@ -84,7 +86,9 @@ class Settings(BaseSettings):
     llm_base_url: str | None = Field(
         None, description="Base URL of the OpenAI-compatible LLM API; unset disables LLM mode."
     )
-    llm_api_key: str | None = Field(None, description="API key sent to the LLM endpoint.")
+    llm_api_key: SecretStr | None = Field(
+        None, description="API key sent to the LLM endpoint (never shown or logged)."
+    )
     llm_model: str = Field("gpt-4o-mini", description="Chat model name sent with each request.")
     llm_timeout_seconds: float = Field(
         60.0, gt=0, description="Time limit of one LLM HTTP request, in seconds."

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import random
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from types import TracebackType
 from typing import Any, TypeVar
 
@@ -23,6 +23,7 @@ from openai.types.completion_usage import CompletionUsage
 from contract_review.config import Settings
 from contract_review.errors import LLMError
 from contract_review.models import TokenUsage
+from contract_review.text import redact_secrets
 from contract_review.types import ChatModel, TokenCallback
 
 __all__ = ["ChatModel", "LLMClient", "LLMError", "TokenCallback", "TokenUsage"]
@@ -57,8 +58,13 @@ def _one_line(text: str) -> str:
     return flat if len(flat) <= _MAX_DETAIL_CHARS else flat[: _MAX_DETAIL_CHARS - 1] + "…"
 
 
-def _describe(exc: BaseException) -> str:
-    """A short, secret-free description of a failed request."""
+def _describe(exc: BaseException, secrets: Sequence[str] = ()) -> str:
+    """A short, secret-free description of a failed request (the endpoint's own words with
+    the configured key and anything shaped like a secret redacted)."""
+    return redact_secrets(_describe_raw(exc), secrets)
+
+
+def _describe_raw(exc: BaseException) -> str:
     if isinstance(exc, openai.APITimeoutError):
         return "request timed out"
     if isinstance(exc, openai.APIConnectionError):
@@ -95,6 +101,7 @@ class LLMClient:
         self.max_retries = max(0, max_retries)
         self.backoff_base_seconds = max(0.0, backoff_base_seconds)
         self.usage = TokenUsage()
+        self._secrets = (api_key,) if api_key else ()
         self._client = AsyncOpenAI(
             base_url=base_url,
             api_key=api_key or _PLACEHOLDER_API_KEY,
@@ -109,7 +116,7 @@ class LLMClient:
             return None
         return cls(
             base_url=settings.llm_base_url,
-            api_key=settings.llm_api_key,
+            api_key=settings.llm_api_key.get_secret_value() if settings.llm_api_key else None,
             model=settings.llm_model,
             timeout_seconds=settings.llm_timeout_seconds,
             max_retries=settings.llm_max_retries,
@@ -214,7 +221,7 @@ class LLMClient:
                     if choice.delta.content:
                         yield choice.delta.content
         except (openai.OpenAIError, ValueError) as exc:
-            raise LLMError(f"LLM stream failed: {_describe(exc)}") from exc
+            raise LLMError(f"LLM stream failed: {_describe(exc, self._secrets)}") from exc
         finally:
             await stream.close()
             if not counted:
@@ -371,7 +378,7 @@ class LLMClient:
                 if not _is_retryable(exc) or attempt > self.max_retries:
                     tries = f" after {attempt} attempts" if attempt > 1 else ""
                     raise LLMError(
-                        f"LLM request failed{tries}: {_describe(exc)}",
+                        f"LLM request failed{tries}: {_describe(exc, self._secrets)}",
                         endpoint_down=_endpoint_down(exc),
                     ) from exc
                 await asyncio.sleep(self._backoff(attempt - 1))

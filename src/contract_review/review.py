@@ -77,7 +77,7 @@ EventFn = Callable[[ReviewEvent], None]
 async def _saver(settings: Settings) -> AsyncIterator[BaseCheckpointSaver[Any]]:
     if settings.postgres_url:
         async with AsyncPostgresSaver.from_conn_string(
-            settings.postgres_url, serde=review_serde()
+            settings.postgres_url.get_secret_value(), serde=review_serde()
         ) as pg:
             await pg.setup()
             yield pg

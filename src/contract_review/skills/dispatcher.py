@@ -88,7 +88,11 @@ class SkillDispatcher:
         if remote_client is None and self.settings.remote_skills_base_url:
             remote_client = RemoteSkillClient(
                 self.settings.remote_skills_base_url,
-                self.settings.remote_skills_api_key,
+                (
+                    self.settings.remote_skills_api_key.get_secret_value()
+                    if self.settings.remote_skills_api_key
+                    else None
+                ),
                 poll_interval=self.settings.remote_skills_poll_interval,
             )
         self.remote_client = remote_client

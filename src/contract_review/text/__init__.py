@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 __all__ = [
     "CJK_IDEOGRAPHS",
@@ -38,6 +38,7 @@ __all__ = [
     "has_cjk",
     "has_placeholder",
     "is_cjk_char",
+    "redact_secrets",
     "repeated_lines",
 ]
 
@@ -52,6 +53,23 @@ def clean_untrusted(text: str) -> str:
     store, hash and write: lone surrogates become U+FFFD, control and non-XML characters and
     Unicode tag characters are dropped, everything else is kept as written."""
     return _UNWRITABLE.sub("", _SURROGATE.sub("\ufffd", text))
+
+
+_SECRET_SHAPES = re.compile(
+    r"(?i)\bbearer\s+[\w.~+/=-]{6,}|\bsk-[\w-]{6,}|"
+    r"\b(?:api[_-]?key|access[_-]?token|token|password|passwd|secret)\b[\"']?\s*[:=]\s*[\"']?[^\s\"',;]{4,}|"
+    r"(?<=://)[^/\s:@]+:[^/\s@]+(?=@)"
+)
+REDACTED = "[redacted]"
+
+
+def redact_secrets(text: str, secrets: Sequence[str] = ()) -> str:
+    """`text` with the configured `secrets` and anything shaped like one (a bearer token, an
+    'sk-…' key, 'api_key=…', the user:password of a URL) replaced by '[redacted]': an endpoint
+    that echoes the key in its error must not put it in a log, a report or a checkpoint."""
+    for secret in sorted((s for s in secrets if len(s) >= 4), key=len, reverse=True):
+        text = text.replace(secret, REDACTED)
+    return _SECRET_SHAPES.sub(REDACTED, text)
 
 
 CJK_IDEOGRAPHS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
