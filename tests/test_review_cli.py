@@ -238,3 +238,28 @@ def test_resume_of_a_task_that_never_reached_a_checkpoint(tmp_path: Path) -> Non
     review = ReviewResult.model_validate_json((tmp_path / "o" / "findings.json").read_text())
     assert review.is_complete
     assert review.clauses
+
+
+def test_a_truncated_manifest_hides_no_other_task(tmp_path: Path) -> None:
+    """#13: manifests are written atomically; one that is damaged anyway (a disk full, a
+    hand edit) is named by `list` and `status`, and the other tasks still show."""
+    from contract_review.config import Settings
+    from contract_review.tasks import ReviewOptions as Options
+    from contract_review.tasks import TaskManifest, save_manifest
+
+    settings = Settings(state_dir=tmp_path / "state")
+    good = TaskManifest(
+        task_id="good1", created_at="2026-01-02T00:00:00", options=Options(file=Path("a.txt"))
+    )
+    save_manifest(good, settings)
+    folder = tmp_path / "state" / "tasks"
+    assert [p.name for p in folder.iterdir()] == ["good1.json"]  # no temporary file left
+    (folder / "bad1.json").write_text('{"task_id": "bad1", "created_at": "2026-01-0', "utf-8")
+    listing = runner.invoke(app, ["list"])
+    assert listing.exit_code == 0
+    assert "good1" in listing.stdout
+    assert "bad1.json cannot be read" in listing.stderr
+    status = runner.invoke(app, ["status", "bad1"])
+    assert status.exit_code == 2
+    assert "bad1.json cannot be read" in status.output
+    assert "Traceback" not in status.output

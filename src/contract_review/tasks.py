@@ -6,10 +6,12 @@ read manifests without loading the engine.
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from contract_review.config import Settings, get_settings
 from contract_review.errors import InputError
@@ -54,10 +56,32 @@ def _tasks_dir(settings: Settings) -> Path:
 
 
 def save_manifest(manifest: TaskManifest, settings: Settings) -> None:
-    """Write a task's manifest (created or updated)."""
+    """Write a task's manifest (created or updated) atomically: to a temporary file beside it,
+    then renamed over it, so a crash mid-write never leaves a truncated manifest."""
     folder = _tasks_dir(settings)
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / f"{manifest.task_id}.json").write_text(manifest.model_dump_json(indent=2))
+    target = folder / f"{manifest.task_id}.json"
+    with tempfile.NamedTemporaryFile(
+        "w", dir=folder, prefix=f".{manifest.task_id}.", suffix=".tmp", delete=False
+    ) as tmp:
+        tmp.write(manifest.model_dump_json(indent=2))
+        tmp.flush()
+        os.fsync(tmp.fileno())
+    os.replace(tmp.name, target)
+
+
+def _read(path: Path) -> TaskManifest:
+    """A manifest file, or an InputError saying which one cannot be read and why."""
+    try:
+        return TaskManifest.model_validate_json(path.read_bytes())
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(x) for x in first.get("loc", ()))
+        reason = f"{where}: {first['msg']}" if where else first["msg"]
+        raise InputError(f"task manifest {path} cannot be read ({reason})") from None
+    except (OSError, ValueError) as exc:
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise InputError(f"task manifest {path} cannot be read ({reason})") from None
 
 
 def load_manifest(task_id: str, settings: Settings | None = None) -> TaskManifest:
@@ -66,12 +90,21 @@ def load_manifest(task_id: str, settings: Settings | None = None) -> TaskManifes
     path = _tasks_dir(settings) / f"{task_id}.json"
     if not path.is_file():
         raise InputError(f"no review task '{task_id}' in {settings.state_dir}")
-    return TaskManifest.model_validate_json(path.read_text())
+    return _read(path)
 
 
-def list_tasks(settings: Settings | None = None) -> list[TaskManifest]:
-    """All tasks, newest first."""
+def list_tasks(
+    settings: Settings | None = None, problems: list[str] | None = None
+) -> list[TaskManifest]:
+    """All tasks, newest first. A manifest that cannot be read is left out (its error added to
+    `problems` when given): one damaged file must not hide every other task."""
     settings = settings or get_settings()
     folder = _tasks_dir(settings)
-    manifests = [TaskManifest.model_validate_json(p.read_text()) for p in folder.glob("*.json")]
+    manifests = []
+    for path in sorted(folder.glob("*.json")):
+        try:
+            manifests.append(_read(path))
+        except InputError as exc:
+            if problems is not None:
+                problems.append(str(exc))
     return sorted(manifests, key=lambda m: m.created_at, reverse=True)

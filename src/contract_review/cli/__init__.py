@@ -668,8 +668,11 @@ def list_reviews() -> None:
     """The reviews run from this folder, newest first."""
     from contract_review.tasks import list_tasks
 
-    for m in list_tasks():
+    problems: list[str] = []
+    for m in list_tasks(problems=problems):
         sys.stdout.write(f"{m.task_id}  {m.status:9s} {m.options.file}\n")
+    for problem in problems:
+        _err.print(f"warning: {problem}", markup=False, highlight=False, soft_wrap=True)
 
 
 _ECHO_TOOL = {
