@@ -372,3 +372,23 @@ def test_empty_review_renders(tmp_path: Path, language: str) -> None:
         assert "未审查任何条款。" in md
         assert "未发现风险。" in page
     assert page.rstrip().endswith("</html>")
+
+
+def test_a_link_written_in_the_contract_is_no_live_link_in_markdown() -> None:
+    """#13: '[x](javascript:…)' or an image in contract text is shown, not made a link."""
+    result = english_result()
+    first = result.clauses[0]
+    hostile = (
+        "Notices shall be in writing. [click here](javascript:alert(1)) ![x](http://e.test/p.png)"
+    )
+    risk = first.findings.risks[0]
+    assert risk.location is not None
+    located = risk.model_copy(
+        update={"location": risk.location.model_copy(update={"original_text": hostile})}
+    )
+    findings = first.findings.model_copy(update={"risks": [located]})
+    clause = first.model_copy(update={"clause_text": hostile, "findings": findings})
+    md = render_markdown(result.model_copy(update={"clauses": [clause, *result.clauses[1:]]}))
+    assert "](javascript:" not in md.replace("\\](javascript:", "")
+    assert "\\[click here\\](javascript:alert(1))" in md
+    assert "![x](" not in md

@@ -14,8 +14,9 @@ hidden text of the file (shown verbatim, flagged as possible prompt injection).
 
 Contract text is untrusted. The HTML page escapes every piece of it with `html.escape`, and
 loads nothing: CSS is inline, there are no scripts, fonts, images or external links. The
-Markdown report keeps text verbatim except that `<` is written as `&lt;`, so that a Markdown
-viewer that passes raw HTML through cannot be made to run markup from the contract.
+Markdown report keeps text verbatim except that `<` is written as `&lt;` and square brackets
+are escaped, so that a Markdown viewer cannot be made to run markup or follow a link written
+in the contract.
 
 The output is deterministic: the only date shown is `result.created_at`.
 """
@@ -535,8 +536,10 @@ def _diff_markup(diff: DocumentDiff) -> str:
 
 
 def _md(text: str) -> str:
-    """Contract text for Markdown: verbatim except `<`, so raw HTML cannot take effect."""
-    return text.replace("<", "&lt;")
+    """Contract text for Markdown: verbatim except `<` (raw HTML cannot take effect) and the
+    brackets of links (`[x](javascript:…)` written in a contract must not become a live link
+    or an image in the report)."""
+    return text.replace("<", "&lt;").replace("[", "\\[").replace("]", "\\]")
 
 
 def _md_inline(text: str) -> str:
