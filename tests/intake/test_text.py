@@ -46,3 +46,20 @@ def test_line_ends_and_control_characters_are_normalised(tmp_path: Path) -> None
     loaded = load_document(path, Settings())
     assert loaded.text == "## 1. Services\nThe Supplier shall\nperform.\nNext page\n"
     assert loaded.format is DocumentFormat.MD
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "SUPPLY AGREEMENT\r\n1. Term\r\nThis Agreement runs for two (2) years.\r\n",
+        "供货合同\n第一条 期限\n本合同有效期为二年，自2024年1月1日起。\n",
+    ],
+)
+def test_utf16_without_a_byte_order_mark(tmp_path: Path, encoding: str, text: str) -> None:
+    """#13: UTF-16 saved without a BOM is text, not 'binary data'."""
+    path = tmp_path / "c.txt"
+    path.write_bytes(text.encode(encoding))
+    loaded = load_document(path, settings=Settings(state_dir=tmp_path / "s"))
+    assert loaded.text.replace("\r\n", "\n") == text.replace("\r\n", "\n")
+    assert loaded.encoding == encoding

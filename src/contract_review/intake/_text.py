@@ -23,6 +23,9 @@ def decode_text(name: str, data: bytes) -> tuple[str, str]:
         return _strict(name, data[3:], "utf-8"), "utf-8-sig"
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return _strict(name, data, "utf-16"), "utf-16"
+    utf16 = _utf16_without_bom(data)
+    if utf16 is not None:
+        return _strict(name, data, utf16), utf16
     if b"\x00" in data or _control_ratio(data) > 0.05:
         raise EncodingError(f"{name} looks like binary data, not text")
     try:
@@ -46,6 +49,29 @@ def decode_text(name: str, data: bytes) -> tuple[str, str]:
     raise EncodingError(
         f"{name}: cannot determine the text encoding (tried UTF-8, GB18030, Windows-1252)"
     )
+
+
+def _utf16_without_bom(data: bytes) -> str | None:
+    """'utf-16-le' or 'utf-16-be' for UTF-16 text saved without a byte-order mark: every other
+    byte is zero wherever it writes ASCII (letters, digits, spaces, line ends: one character in
+    ten at least, even in Chinese), far more often than on the other side, and the sample
+    decodes to printable text; None otherwise."""
+    sample = data[: 8192 - 8192 % 2] if len(data) >= 8192 else data[: len(data) - len(data) % 2]
+    if len(sample) < 8:
+        return None
+    even, odd = sample[0::2], sample[1::2]
+    for encoding, zeros, others in (("utf-16-le", odd, even), ("utf-16-be", even, odd)):
+        # ('一' is U+4E00: a Chinese text has some zero bytes on the other side too)
+        if zeros.count(0) < 0.1 * len(zeros) or others.count(0) * 3 > zeros.count(0):
+            continue
+        try:
+            text = sample.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        printable = sum(1 for ch in text if ch.isprintable() or ch in "\n\r\t\f")
+        if printable >= 0.95 * len(text):
+            return encoding
+    return None
 
 
 def _strict(name: str, data: bytes, encoding: str) -> str:
