@@ -574,3 +574,19 @@ async def test_an_endpoint_that_echoes_the_key_does_not_leak_it(tmp_path: Path) 
             data = path.read_bytes()
             assert key.encode() not in data, path
             assert b"sk-other-99887766" not in data, path
+
+
+@pytest.mark.asyncio
+async def test_a_model_answering_garbage_everywhere_is_warned_about_once(tmp_path: Path) -> None:
+    """#13: prose instead of JSON for clause after clause warns once and stops asking."""
+    contract = _contract(tmp_path)
+    settings = _settings(tmp_path, "", review_max_concurrency=1, llm_max_consecutive_failures=2)
+    events: list[ReviewEvent] = []
+    with FakeLLM(responder=lambda _: Reply(text="Looks fine to me!")) as fake:
+        settings.llm_base_url = fake.base_url
+        result = await _review(tmp_path, contract, settings, events)
+    warnings = [e for e in events if e.type is EventType.WARNING and "unusable" in (e.text or "")]
+    assert len(warnings) == 1
+    assert "not a JSON list of risks" in (warnings[0].text or "")
+    assert len(fake.requests) < 2 * len(result.clauses)  # it stopped asking
+    assert result.is_complete

@@ -603,9 +603,11 @@ class _ClauseNodes:
                 ),
             }
         info = outcome.info
-        failed = info.stop_reason == "llm_error"
+        # a model that answers garbage for clause after clause is as unusable as a dead one
+        failed = info.stop_reason in ("llm_error", "unparseable")
+        reason = info.error or ("answer unreadable" if info.stop_reason == "unparseable" else "")
         if (outcome.endpoint_down and self.health.mark_down(info.error)) or self.health.record(
-            not failed, info.error
+            not failed, reason
         ):
             self._warn_down(clause.clause_id)
         if not outcome.parsed:
