@@ -389,16 +389,6 @@ def test_a_bare_word_in_parentheses_names_no_party() -> None:
             "for the project.\n\n1. Supply\nSupplier shall supply the Products.\n",
             ["ALTMARK SENSORIK GMBH", "BLUE HERON LABS, INC."],
         ),
-    ],
-)
-def test_party_blocks_written_other_ways(text: str, names: list[str]) -> None:
-    found = [p.name for p in find_parties(StructureParser().parse(text))]
-    assert sorted(found) == sorted(names)
-
-
-@pytest.mark.parametrize(
-    ("text", "names"),
-    [
         # a person with an address, a company in a numbered list
         (
             "CONSULTANCY AGREEMENT\n\nBETWEEN\n\n(1) LARCHMONT ESTATES PLC, a company registered in "
@@ -423,7 +413,7 @@ def test_party_blocks_written_other_ways(text: str, names: list[str]) -> None:
         ),
     ],
 )
-def test_more_party_blocks(text: str, names: list[str]) -> None:
+def test_party_blocks_written_other_ways(text: str, names: list[str]) -> None:
     found = [p.name for p in find_parties(StructureParser().parse(text))]
     assert sorted(found) == sorted(names)
 

@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from contract_review.errors import InputError
 from contract_review.models import ClauseKind, DocumentStructure
-from contract_review.text import SEGMENT_END, ZH_SHORT_NAME, has_cjk
+from contract_review.text import SEGMENT_END, ZH_SHORT_NAME, has_cjk, recital_headings
 
 __all__ = [
     "COUNTERPARTS",
@@ -210,6 +210,8 @@ _EN_SUFFIX = (
     r"(?:Inc|Ltd|Limited\s+Partnership|Limited|Partnership|LLC|L\.L\.C|LLP|LP|plc|PLC|GmbH|AG|SA|S\.A|SAS|BV|B\.V|NV|N\.V|Corp"
     r"|Corporation|Company|Co|Pty\s+Ltd|Pte\.?\s+Ltd|KK|K\.K|Authority|Group)\.?"
 )
+_ZH_REGION = r"[（(][\u4e00-\u9fff]{2,6}[）)]"
+"""A place in brackets inside a Chinese company's name: '云栖数智科技（香港）有限公司'."""
 _ZH_SUFFIX = r"(?:公司|集团|局|委员会|中心|医院|大学|学院|学校|银行|厂|研究所|研究院|设计院|事务所|政府|合伙企业)"
 _NAME_CONNECTORS = frozenset({"of", "and", "for", "the", "de", "du", "la", "&"})
 
@@ -237,7 +239,9 @@ _ZH_PAREN_LABEL = re.compile(
 # A company named at the start of its paragraph, its description and label after it:
 # '深圳市华澜电子科技有限公司，一家依据……设立的公司……（以下简称“甲方”）'
 _ZH_LEAD_COMPANY = re.compile(
-    r"[ \t\u3000]*([^\s，,。；;：:（()“”\"]{2,40}?(?:[（(][\u4e00-\u9fff]{2,6}[）)][^\s，,。；;：:（()“”\"]{0,20}?)?"
+    r"[ \t\u3000]*([^\s，,。；;：:（()“”\"]{2,40}?(?:"
+    + _ZH_REGION
+    + r"[^\s，,。；;：:（()“”\"]{0,20}?)?"
     + _ZH_SUFFIX
     + r")(?=[，,（(\s])"
 )
@@ -265,7 +269,7 @@ _ADDRESS_TAIL = re.compile(
 )
 # '云栖数智科技（香港）有限公司': a place in brackets inside a Chinese company's name
 _ZH_REGION_NAME = re.compile(
-    r"([^\s（(,，;；]{2,40}?[（(][\u4e00-\u9fff]{2,6}[）)][^\s（(,，;；]{0,20}?" + _ZH_SUFFIX + r")"
+    r"([^\s（(,，;；]{2,40}?" + _ZH_REGION + r"[^\s（(,，;；]{0,20}?" + _ZH_SUFFIX + r")"
 )
 _EN_COMPANY = re.compile(r"(?<![A-Za-z])" + _EN_SUFFIX + r"$")
 
@@ -324,7 +328,7 @@ def _name_before(text: str, end: int) -> str | None:
     name = _clean(head[cut:])
     # 'Halden Biologics GmbH   Ringstrasse 4 80331 Munich': the address after the company form
     # is not its name
-    form = re.search(r"(?<![A-Za-z])" + _EN_SUFFIX + r"(?=\s{2,}|\s+\d)", name)
+    form = _FORM_THEN_ADDRESS.search(name)
     if form is not None:
         name = name[: form.end()]
     return name if _looks_like_name(name) else None
@@ -1223,8 +1227,12 @@ _NAME_RUN = re.compile(
 
 
 _ORG_SUFFIX = re.compile(r"(?<![A-Za-z])" + _EN_SUFFIX + r"(?![A-Za-z])")
-_ANY_CASE_SUFFIX = re.compile(_ORG_SUFFIX.pattern, re.IGNORECASE)  # 'ANR PIPELINE COMPANY'
 """A company form ('Ltd', 'Inc.', 'GmbH') in a name."""
+_ANY_CASE_SUFFIX = re.compile(_ORG_SUFFIX.pattern, re.IGNORECASE)  # 'ANR PIPELINE COMPANY'
+# Where a company's name ends and what follows it is not: its address ('… GmbH   Ringstrasse
+# 4'), its description ('…, Inc., the Affiliate Office')
+_FORM_THEN_ADDRESS = re.compile(r"(?<![A-Za-z])" + _EN_SUFFIX + r"(?=\s{2,}|\s+\d)")
+_FORM_THEN_DESCRIPTION = re.compile(r"(?<![A-Za-z])" + _EN_SUFFIX + r"(?=,?\s+(?:the|a|an)\s)")
 
 
 def _preamble_window(structure: DocumentStructure) -> str:
@@ -1239,16 +1247,10 @@ def _preamble_window(structure: DocumentStructure) -> str:
             text += "\n\n" + clause.text
     # the parties are named before the recitals: a third party a recital names ('appointed by
     # Severn Vale Water plc (the "Employer")') is none of them
-    recitals = _RECITALS_LINE.search(text)
-    if recitals is not None and recitals.start() > 0:
-        text = text[: recitals.start()]
+    recitals = recital_headings(text)
+    if recitals and recitals[0][0] > 0:
+        text = text[: recitals[0][0]]
     return text[:6000]
-
-
-_RECITALS_LINE = re.compile(
-    r"(?m)^[ \t\u3000]*(?:鉴于[：:]?|(?i:whereas|recitals|background|preliminary statements?))"
-    r"[ \t\u3000:：]*$"
-)
 
 
 def _org_before(text: str, end: int, after: int = 0) -> str | None:
@@ -1302,21 +1304,22 @@ def _preamble_groups(structure: DocumentStructure) -> list[list[str]]:
     after = 0
     for m in _PREAMBLE_LABEL.finditer(text):
         label = _clean(next(g for g in m.groups() if g))
-        if m.group(4):
+        bare = m.group(4) is not None
+        name = _org_before(text, m.start(), after) if bare else None
+        if bare and not (
+            name
+            and _ANY_CASE_SUFFIX.search(name)
+            and re.search(re.escape(name) + r"\s*$", text[: m.start()])
+        ):
             # '(Delaware)', '(Amtsgericht)': a bare word in parentheses names a party only
             # straight after a company ('… Limited Partnership (Transporter)'); otherwise it is
             # part of a description, which goes on
-            name = _org_before(text, m.start(), after)
-            if not (
-                name
-                and _ANY_CASE_SUFFIX.search(name)
-                and re.search(re.escape(name) + r"\s*$", text[: m.start()])
-            ):
-                continue
+            continue
         previous, after = after, m.end()
         if len(label) < 2 or _is_doc_phrase(label) or _ROMAN.fullmatch(label):
             continue  # '(II) OF THE TYPE …': a numbered item, not a label
-        name = _org_before(text, m.start(), previous)
+        if not bare:
+            name = _org_before(text, m.start(), previous)
         if name is None or not (_is_label(label) or _looks_like_name(name)):
             continue
         groups.append([label, name] if label.casefold() != name.casefold() else [name])
@@ -1420,7 +1423,7 @@ def find_parties(structure: DocumentStructure | None) -> list[Party]:
         words = [a for a in labels if not is_pronoun(a)] or labels[:1]  # 'We', not 'Our'
         name = _ADDRESS_TAIL.sub("", max(named or names or words, key=len))
         # 'Payment Data Systems, Inc., the Affiliate Office': the description after the form
-        form = re.search(r"(?<![A-Za-z])" + _EN_SUFFIX + r"(?=,?\s+(?:the|a|an)\s)", name)
+        form = _FORM_THEN_DESCRIPTION.search(name)
         if form is not None:
             name = name[: form.end()]
         if _DOC_PARTS.search(name) and not (named or _is_label(name)):

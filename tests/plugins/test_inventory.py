@@ -448,13 +448,24 @@ def test_renewal_notice_and_renewal_said_other_ways() -> None:
     assert _inventory(text)["Renewal Term"][2] == "1 year"
 
 
+def _storage_zh(*articles: str) -> str:
+    """A Chinese storage contract with these articles (第一条 …), PRC law last."""
+    numbers = "一二三四五六七八九"
+    body = [
+        f"第{numbers[i]}条 {a}\n"
+        for i, a in enumerate((*articles, "法律适用\n本合同适用中华人民共和国法律。"))
+    ]
+    return (
+        "仓储服务合同\n\n甲方：嘉兴恒泰物流有限公司\n乙方：上海明川贸易有限公司\n"
+        "签订日期：2023年10月9日\n\n" + "".join(body)
+    )
+
+
 def test_chinese_no_renewal_and_a_term_from_to() -> None:
-    text = (
-        "仓储服务合同\n\n甲方：嘉兴恒泰物流有限公司\n乙方：上海明川贸易有限公司\n签订日期：2023年10月9日\n\n"
-        "第一条 服务\n甲方为乙方提供仓储服务。\n"
-        "第二条 期限\n本合同有效期自2023年11月1日起至2024年10月31日止。本合同期满即终止，不自动续期。"
-        "期满前两个月内双方可另行协商。\n"
-        "第三条 法律适用\n本合同适用中华人民共和国法律。\n"
+    text = _storage_zh(
+        "服务\n甲方为乙方提供仓储服务。",
+        "期限\n本合同有效期自2023年11月1日起至2024年10月31日止。本合同期满即终止，不自动续期。"
+        "期满前两个月内双方可另行协商。",
     )
     got = _inventory(text)
     assert got["Effective Date"][2] == "2023-11-01"
@@ -462,17 +473,25 @@ def test_chinese_no_renewal_and_a_term_from_to() -> None:
     assert got["Renewal Term"][2] == ""
 
 
-def test_effective_on_the_last_signature() -> None:
-    text = (
+def _undated_licence(effect: str, signatures: str) -> str:
+    """LICENCE without a date of its own, saying when it takes effect in a clause 2.0 and
+    ending with `signatures`."""
+    return (
         LICENCE.replace(' (the "Effective Date")', "")
         .replace("as of the 23rd day of\nSeptember, 2016 ", "")
         .replace(
-            "2.1 This Agreement shall commence",
-            "2.0 This Agreement takes effect on the date of the last signature below.\n"
-            "2.1 This Agreement shall commence",
+            "2.1 This Agreement shall commence", f"2.0 {effect}\n2.1 This Agreement shall commence"
         )
-        + "\nHARBOR ANALYTICS, INC.\nBy: ____\nDate: 12 October 2016\n\n"
-        "MERIDIAN FOODS LLC\nBy: ____\nDate: 4 October 2016\n"
+        + signatures
+    )
+
+
+def test_effective_on_the_last_signature() -> None:
+    # the later signature second: neither the first date written nor the first block's
+    text = _undated_licence(
+        "This Agreement takes effect on the date of the last signature below.",
+        "\nHARBOR ANALYTICS, INC.\nBy: ____\nDate: 4 October 2016\n\n"
+        "MERIDIAN FOODS LLC\nBy: ____\nDate: 12 October 2016\n",
     )
     assert _inventory(text)["Effective Date"][2] == "2016-10-12"
 
@@ -485,11 +504,9 @@ def test_a_value_names_the_clause_it_is_read_from() -> None:
 
 
 def test_renewal_said_after_a_notice_period() -> None:
-    text = (
-        "仓储服务合同\n\n甲方：嘉兴恒泰物流有限公司\n乙方：上海明川贸易有限公司\n签订日期：2023年10月9日\n\n"
-        "第一条 期限\n本合同有效期二年。期限届满时，如任何一方未于期满前一个月书面通知对方终止的，"
-        "本合同自动顺延一年。\n"
-        "第二条 法律适用\n本合同适用中华人民共和国法律。\n"
+    text = _storage_zh(
+        "期限\n本合同有效期二年。期限届满时，如任何一方未于期满前一个月书面通知对方终止的，"
+        "本合同自动顺延一年。"
     )
     got = _inventory(text)
     assert got["Renewal Term"][2] == "1 year"
@@ -510,15 +527,9 @@ def test_effective_on_signing_and_signed_after_the_date() -> None:
 
 
 def test_effective_when_both_parties_have_signed() -> None:
-    text = (
-        LICENCE.replace(' (the "Effective Date")', "")
-        .replace("as of the 23rd day of\nSeptember, 2016 ", "")
-        .replace(
-            "2.1 This Agreement shall commence",
-            '2.0 "Effective Date" means the date on which both Parties have signed this '
-            "Agreement.\n2.1 This Agreement shall commence",
-        )
-        + "\nPlace / Date: Leeds, 3 May 2017\n\nPlace / Date: Dayton, 9 May 2017\n"
+    text = _undated_licence(
+        '"Effective Date" means the date on which both Parties have signed this Agreement.',
+        "\nPlace / Date: Leeds, 3 May 2017\n\nPlace / Date: Dayton, 9 May 2017\n",
     )
     assert _inventory(text)["Effective Date"][2] == "2017-05-09"
 

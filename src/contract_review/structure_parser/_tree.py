@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from contract_review.models import ClauseKind
-from contract_review.text import is_cjk_char
+from contract_review.text import is_cjk_char, recital_headings
 
 from ._titles import heading_like, split_title
 from ._tokens import GROUP_STYLES, PATH_STYLES, Alt, Token, match_token
@@ -161,12 +161,16 @@ def find_candidates(text: str) -> list[Candidate]:
             continue  # '… set forth in\nArticle 9. The Licensee …': a wrapped line
         if strength == WEAK and not _weak_ok(text, tok):
             continue
-        # A block longer than _MAX_BLOCK is body text anyway; bounding the search keeps flattened
-        # (one-line) documents linear.
-        limit = min(len(text), tok.end + _MAX_BLOCK)
-        be = _BLOCK_END_RE.search(text, tok.end, limit)
-        found.append(Candidate(tok, strength, be.start() if be else limit))
+        found.append(_candidate(text, tok, strength))
     return _with_missed_firsts(text, found)
+
+
+def _candidate(text: str, tok: Token, strength: int) -> Candidate:
+    # A block longer than _MAX_BLOCK is body text anyway; bounding the search keeps flattened
+    # (one-line) documents linear.
+    limit = min(len(text), tok.end + _MAX_BLOCK)
+    be = _BLOCK_END_RE.search(text, tok.end, limit)
+    return Candidate(tok, strength, be.start() if be else limit)
 
 
 _REFERRED = re.compile(
@@ -187,13 +191,13 @@ def _with_missed_firsts(text: str, found: list[Candidate]) -> list[Candidate]:
     """
     added: list[Candidate] = []
     for i, c in enumerate(found):
-        if c.strength != WEAK or _dec1(c) != 2:
+        if c.strength != WEAK or _dec1(c.token) != 2:
             continue
-        following = [_dec1(d) for d in found[i + 1 : i + _RUN] if d.strength == WEAK]
+        following = [_dec1(d.token) for d in found[i + 1 : i + _RUN] if d.strength == WEAK]
         if following != list(range(3, 2 + _RUN)):
             continue
         lo = found[i - 1].token.end if i else 0
-        if i and _dec1(found[i - 1]) == 1:
+        if i and _dec1(found[i - 1].token) == 1:
             continue
         ones = [
             m
@@ -203,21 +207,15 @@ def _with_missed_firsts(text: str, found: list[Candidate]) -> list[Candidate]:
         if len(ones) != 1:
             continue  # none, or several: not knowable which
         tok = match_token(text, ones[0].start(), allow_items=False)
-        if tok is None or _dec1_of(tok) != 1:
+        if tok is None or _dec1(tok) != 1:
             continue
-        limit = min(len(text), tok.end + _MAX_BLOCK)
-        be = _BLOCK_END_RE.search(text, tok.end, limit)
-        added.append(Candidate(tok, WEAK, be.start() if be else limit))
+        added.append(_candidate(text, tok, WEAK))
     if not added:
         return found
     return sorted(found + added, key=lambda c: c.token.start)
 
 
-def _dec1(c: Candidate) -> int | None:
-    return _dec1_of(c.token)
-
-
-def _dec1_of(tok: Token) -> int | None:
+def _dec1(tok: Token) -> int | None:
     """The value of a one-level decimal number ('2', '2.', '2.0'), else None."""
     for a in tok.alts:
         if a.style == "dec1":
@@ -225,41 +223,9 @@ def _dec1_of(tok: Token) -> int | None:
     return None
 
 
-_RECITALS_LINE = re.compile(
-    r"[ \t\u3000]*(?:鉴于[：:]?|(?i:whereas|recitals|background|preliminary statements?))"
-    r"[ \t\u3000:：]*"
-)
-_RECITALS_WORDS = (
-    *dict.fromkeys(
-        form
-        for word in ("whereas", "recitals", "background", "preliminary statement")
-        for form in (word, word.upper(), word.capitalize(), word.title())
-    ),
-    "鉴于",
-)
-_RECITALS_WITHIN = 30_000
-"""Recitals come before the contract's clauses: only the opening is searched."""
 _OPENING_STYLES = frozenset(
     {"cn_article", "cn_enum", "kw:article", "kw:clause", "kw:section", "dec1"}
 )
-
-
-def _recital_marks(text: str) -> Iterator[int]:
-    """Ends of the lines that say only 'RECITALS', 'WHEREAS:', '鉴于：' … (the words found with
-    str.find in their usual casings: a multi-line '^' pattern would be tried at every position
-    of the text, and lower-casing a whole document costs more than the search)."""
-    ends: set[int] = set()
-    limit = min(len(text), _RECITALS_WITHIN)
-    for word in _RECITALS_WORDS:
-        i = text.find(word, 0, limit)
-        while i != -1:
-            start = text.rfind("\n", 0, i) + 1
-            end = text.find("\n", i)
-            end = len(text) if end == -1 else end
-            if _RECITALS_LINE.fullmatch(text, start, end):
-                ends.add(end)
-            i = text.find(word, end, limit)
-    yield from sorted(ends)
 
 
 def drop_numbered_recitals(text: str, found: list[Candidate]) -> list[Candidate]:
@@ -268,7 +234,7 @@ def drop_numbered_recitals(text: str, found: list[Candidate]) -> list[Candidate]
     of the preamble, and would otherwise take the clause numbers 1, 2, 3 of the contract."""
     drop: set[int] = set()
     starts = [c.token.start for c in found]
-    for mark in _recital_marks(text):
+    for _, mark in recital_headings(text):
         first_index = bisect_right(starts, mark)
         run = list(range(first_index, min(len(found), first_index + 30)))
         if not run:

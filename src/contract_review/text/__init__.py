@@ -38,6 +38,7 @@ __all__ = [
     "has_cjk",
     "has_placeholder",
     "is_cjk_char",
+    "recital_headings",
     "redact_secrets",
     "repeated_lines",
 ]
@@ -98,6 +99,39 @@ SENTENCE_OR_LINE_END = re.compile(r"[。！？\n]|[.!?](?=\s|$)")
 
 SEGMENT_END = re.compile(r"[。！？；;\n]|[.!?](?=\s|$)")
 """Where a sentence, a line or a semicolon-separated part of a sentence ends."""
+
+_RECITALS_LINE = re.compile(
+    r"[ \t\u3000]*(?:鉴于[：:]?|(?i:whereas|recitals|background|preliminary statements?))"
+    r"[ \t\u3000:：]*"
+)
+_RECITALS_WORDS = (
+    *dict.fromkeys(
+        form
+        for word in ("whereas", "recitals", "background", "preliminary statement")
+        for form in (word, word.upper(), word.capitalize(), word.title())
+    ),
+    "鉴于",
+)
+
+
+def recital_headings(text: str, within: int = 30_000) -> list[tuple[int, int]]:
+    """(start, end) of the lines that say only 'RECITALS', 'WHEREAS:', 'BACKGROUND', '鉴于：' …
+    in the first `within` characters (recitals come before the clauses), in order. Found with
+    str.find in the words' usual casings: a multi-line '^' pattern would be tried at every
+    position of the text, and lower-casing a whole document costs more than the search."""
+    lines: set[tuple[int, int]] = set()
+    limit = min(len(text), within)
+    for word in _RECITALS_WORDS:
+        i = text.find(word, 0, limit)
+        while i != -1:
+            start = text.rfind("\n", 0, i) + 1
+            end = text.find("\n", i)
+            end = len(text) if end == -1 else end
+            if _RECITALS_LINE.fullmatch(text, start, end):
+                lines.add((start, end))
+            i = text.find(word, end, limit)
+    return sorted(lines)
+
 
 LEADING_NUMBER = re.compile(
     r"^[ \t]*(?:(?:section|clause|article|sub-clause)[ \t]+)?(?:\d+(?:\.\d+)*\.?|\(\w{1,4}\))[ \t]+",

@@ -388,12 +388,13 @@ _ON_SIGNING = re.compile(
     r"(?:its[ \t\n]+)?(?:execution|signature|signing)\b",
     re.IGNORECASE,
 )
-# a Chinese date the signing words follow: '于2023年5月5日在深圳市签订'
+# a definition that points elsewhere: 'has the meaning given in Clause 14.1'
 _POINTER = re.compile(
     r"\b(?:set[ \t\n]+forth|given|defined|specified|stated|provided)[ \t\n]+(?:in|at|under)\b|"
     r"\bmeaning\b|\bpreamble\b|\babove\b|\bbelow\b",
     re.IGNORECASE,
 )
+# a Chinese date the signing words follow: '于2023年5月5日在深圳市签订'
 _ZH_SIGNED_AFTER = re.compile(r"[^。；\n]{0,16}?(?:签订|签署|订立|签约)")
 _AS_AGREED = re.compile(
     r"date[ \t\n]+(?:first[ \t\n]+)?(?:written|set[ \t\n]+forth|stated|above)|date[ \t\n]+hereof|"
@@ -503,7 +504,7 @@ def _effective_date(
                     return d.value, sentence.strip()
     # 'comes into force on the date on which it has been signed by the last of the Parties':
     # the latest date of the signature blocks
-    signed = _last_signature(structure)
+    signed = _last_signature(whole)
     if signed is not None:
         return signed
     # 'effective as of the date first written above', an 'Effective Date' used but dated only
@@ -529,10 +530,9 @@ _SIGNED_ON = re.compile(
 )
 
 
-def _last_signature(structure: DocumentStructure) -> tuple[date, str] | None:
-    """The latest date of the signature blocks, when the contract takes effect on its last
-    signature."""
-    text = "\n".join(c.text for c in structure.clauses)
+def _last_signature(text: str) -> tuple[date, str] | None:
+    """The latest date of the signature blocks of the contract's `text`, when the contract
+    takes effect on its last signature."""
     said = _LAST_SIGNATURE.search(text)
     if said is None:
         return None
@@ -677,17 +677,15 @@ _TERM_STATED = re.compile(
 )
 
 
-def _term_stated(structure: DocumentStructure) -> tuple[str, str] | None:
-    """(clause id, sentence) of the first sentence stating the contract's own term."""
+def _term_stated(structure: DocumentStructure) -> str:
+    """The first sentence stating the contract's own term, '' when none does."""
     for clause in structure.clauses:
         m = _TERM_STATED.search(clause.text)
-        if m is None:
-            continue
-        pos = clause.start_offset + m.start()
-        holder = structure.clause_at(pos) or clause
-        around = next((x for x in _sentences(holder.text) if m.group() in x), m.group())
-        return holder.clause_id, around.strip()
-    return None
+        if m is not None:
+            # the sentence as its own (sub-)clause holds it, not run on from a heading
+            holder = structure.clause_at(clause.start_offset + m.start()) or clause
+            return next((x for x in _sentences(holder.text) if m.group() in x), m.group()).strip()
+    return ""
 
 
 def _add_months(start: date, months: int) -> date:
@@ -826,11 +824,10 @@ def build_inventory(structure: DocumentStructure) -> ClauseInventory:
         or _expiration([c.text for c in structure.clauses], start, own_term_only=True)
         or ("", "")
     )
-    if not values["Expiration Date"][0] and (stated := _term_stated(structure)) is not None:
+    if not values["Expiration Date"][0]:
         # the term is stated but ends on an event ('upon completion of the Project'): present,
-        # with no date to give
-        found["Expiration Date"] = [stated[0]]
-        values["Expiration Date"] = ("", stated[1])
+        # with no date to give (its clause found by the quote, below)
+        values["Expiration Date"] = ("", _term_stated(structure))
     renewal_texts = texts.get("Renewal Term", []) + texts.get(
         "Notice Period to Terminate Renewal", []
     )
