@@ -429,3 +429,17 @@ def test_document_parts_and_a_description_after_the_company_form() -> None:
     names = [p.name for p in find_parties(StructureParser().parse(text))]
     assert "Orchard Payment Systems, Inc." in names
     assert not any("Schedules" in n or "Conditions" in n for n in names)
+
+
+def test_a_brand_in_lower_case_first_and_a_defined_thing() -> None:
+    text = (
+        "Exhibit 10.8\n\nnFLOW SYSTEMS\n\nHOSTING AGREEMENT\n\n1. Hosting Agreement. This "
+        'Agreement is entered into by nFlow Systems Corporation ("nFlow") and Ravenna Bay '
+        'Corporation ("Customer") for providing Customer with Web-based access to nFlow\'s '
+        'software ("Software").\n\n2. Services\nnFlow will host the Software.\n'
+    )
+    found = [(p.name, p.labels[0]) for p in find_parties(StructureParser().parse(text))]
+    assert found == [
+        ("nFlow Systems Corporation", "nFlow"),
+        ("Ravenna Bay Corporation", "Customer"),
+    ]

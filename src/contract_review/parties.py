@@ -206,6 +206,9 @@ def _is_label(word: str) -> bool:
 # Parties named by the contract
 # --------------------------------------------------------------------------------------------
 
+_NAME_START = r"(?:[A-Z]|[a-z](?=[A-Z]))"
+"""Where a name starts: a capital, or a brand's lower-case first letter before one ('eGain
+Communications Corporation', 'iMine Corporation')."""
 _EN_SUFFIX = (
     r"(?:Inc|Ltd|Limited\s+Partnership|Limited|Partnership|LLC|L\.L\.C|LLP|LP|plc|PLC|GmbH|AG|SA|S\.A|SAS|BV|B\.V|NV|N\.V|Corp"
     r"|Corporation|Company|Co|Pty\s+Ltd|Pte\.?\s+Ltd|KK|K\.K|Authority|Group)\.?"
@@ -293,9 +296,30 @@ def _looks_like_name(text: str) -> bool:
     words = text.split()
     if not 1 <= len(words) <= 8:
         return False
-    return words[0][:1].isupper() and all(
-        w[:1].isupper() or w[:1].isdigit() or w in _NAME_CONNECTORS for w in words
+    return _capitalised(words[0]) and all(
+        _capitalised(w) or w[:1].isdigit() or w in _NAME_CONNECTORS for w in words
     )
+
+
+def _capitalised(word: str) -> bool:
+    """Whether `word` starts as a name does (`_NAME_START`): 'Acme', 'eGain'."""
+    return word[:1].isupper() or (word[:1].islower() and word[1:2].isupper())
+
+
+def _names(label: str, name: str) -> bool:
+    """Whether `label` is made of words of `name` ('Bravatek' of 'Bravatek Solutions', 'Smith'
+    of 'John Smith', 'BII' of 'Boehringer Ingelheim International')."""
+    words = name.replace(",", " ").split()
+    initials = "".join(w[0] for w in words if w[:1].isalpha()).casefold()
+    return all(w.casefold() in {x.casefold() for x in words} for w in label.split()) or (
+        label.isupper() and label.casefold() in initials
+    )
+
+
+def _prose(text: str) -> bool:
+    """Whether `text` starts in lower case as prose does ('beneficial owner of …'), not as a
+    brand does ('eGain')."""
+    return text[:1].islower() and not text[1:2].isupper()
 
 
 def _leading_name(definition: str) -> str | None:
@@ -352,7 +376,10 @@ def _merge(groups: list[list[str]]) -> list[list[str]]:
     return merged
 
 
-_BETWEEN = re.compile(r"\b(?:between|among|by and)\b|甲方|乙方|双方", re.IGNORECASE)
+_BETWEEN = re.compile(
+    r"\b(?:between|among|by and|(?:entered\s+into|made|executed)\s+by)\b|甲方|乙方|双方",
+    re.IGNORECASE,
+)
 
 
 def _preamble_text(structure: DocumentStructure) -> str:
@@ -1203,7 +1230,9 @@ _DOC_WORDS = frozenset(
 # acronym, (MICOA), or after "as", (as Company).
 _PREAMBLE_LABEL = re.compile(
     r"\(\s*(?:(?:the|hereinafter(?:\s+(?:referred\s+to|called|named|defined))?(?:\s+as)?"
-    r"|herein)\s+)?(?:the\s+)?(?:[\"“”]\s*(?:the\s+)?([A-Z][A-Za-z0-9&.'\- ]{0,38}[A-Za-z0-9.])\s*[\"“”]"
+    r"|herein)\s+)?(?:the\s+)?(?:[\"“”]\s*(?:the\s+)?("
+    + _NAME_START
+    + r"[A-Za-z0-9&.'\- ]{0,38}[A-Za-z0-9.])\s*[\"“”]"
     r"|([A-Z][A-Z0-9&\-]{1,11})(?=\s*\))|as\s+(?:the\s+)?([A-Z][A-Za-z]{2,30})(?=\s*\))"
     # '… Limited Partnership (Transporter)': a bare word, taken only straight after a company
     r"|([A-Z][a-z]{2,20})(?=\s*\)))"
@@ -1213,7 +1242,7 @@ _PREAMBLE_LABEL = re.compile(
 # A party set out in its own paragraph ("by and between:\n\nACME, INC., a Delaware …")
 # starts at its line.
 _PARTY_START = re.compile(
-    r"(?i:\bbetween|\bamong(?:st)?|\bby|\band|\bwith)[\s,:]+(?=[A-Z])"
+    r"(?i:\bbetween|\bamong(?:st)?|\bby|\band|\bwith)[\s,:]+(?=" + _NAME_START + ")"
     r"|(?:^|\n)[ \t]*[A-Z][A-Za-z]{1,15}(?: [A-Za-z]{1,15})?:[ \t]*(?=[A-Z])"  # 'From: Acme LLP'
     r"|(?:^|\n)[ \t,:]*(?=[A-Z])"
 )
@@ -1221,8 +1250,8 @@ _LIST_MARK = re.compile(
     r"(?:^|\n|[:;]|\b(?i:and|between))[ \t]*(?:\(\d{1,2}\)|\(?[a-z]\)|\d{1,2}\.)[ \t]+(?=[A-Z])"
 )
 _NAME_RUN = re.compile(
-    r"(?:The\s+|the\s+)?[A-Z][\w.&'’\-]*(?:,?\s+(?:(?:of|for|the|de|du|la|&)\s+)?"
-    r"[A-Z0-9][\w.&'’\-]*){0,9}"
+    r"(?:The\s+|the\s+)?" + _NAME_START + r"[\w.&'’\-]*(?:,?\s+(?:(?:of|for|the|de|du|la|&)\s+)?"
+    r"(?:[0-9]|" + _NAME_START + r")[\w.&'’\-]*){0,9}"
 )
 
 
@@ -1320,7 +1349,12 @@ def _preamble_groups(structure: DocumentStructure) -> list[list[str]]:
             continue  # '(II) OF THE TYPE …': a numbered item, not a label
         if not bare:
             name = _org_before(text, m.start(), previous)
-        if name is None or not (_is_label(label) or _looks_like_name(name)):
+        if name is None or not (
+            _is_label(label)
+            or (_looks_like_name(name) and (_ANY_CASE_SUFFIX.search(name) or _names(label, name)))
+        ):
+            # '… with Web-based access to the software ("Software")': a thing the contract
+            # defines, not a party — a party is a company, has a role, or is called by its name
             continue
         groups.append([label, name] if label.casefold() != name.casefold() else [name])
     return groups
@@ -1402,10 +1436,7 @@ def _party_groups(structure: DocumentStructure | None) -> list[list[str]]:
     found = [*contract_parties(structure), *preamble, *pronouns]
     # A name starts with a capital (or is Chinese): 'beneficial owner of …' is prose.
     return _merge(
-        [
-            [a for a in g if a.strip() and not _is_doc_phrase(a) and not a[:1].islower()]
-            for g in found
-        ]
+        [[a for a in g if a.strip() and not _is_doc_phrase(a) and not _prose(a)] for g in found]
     )
 
 

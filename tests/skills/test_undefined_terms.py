@@ -119,3 +119,15 @@ def test_chinese_quoted_term_is_reported_once() -> None:
         "第三条 付款\n“竣工证书”签发后三十日内付款。\n"
     )
     assert _risks(_structure(text)) == [("2", "undefined term", "竣工证书")]
+
+
+def test_words_capitalised_by_convention_are_not_terms() -> None:
+    # used as terms are ('the Internet', 'its Website'), several times each
+    uses = " ".join(
+        f"Northwind posts report {n} on the Internet and on its Website, and sends it by the "
+        f"Email service."
+        for n in range(1, 5)
+    )
+    text = FILING.replace("2.2 Any Clinical Trial", f"2.3 {uses}\n2.2 Any Clinical Trial")
+    found = {u.term for _, out in _all(_structure(text)) for u in out.undefined_terms}
+    assert not found & {"Internet", "Website", "Email"}
