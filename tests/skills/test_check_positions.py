@@ -448,3 +448,23 @@ def test_the_payment_period_is_the_one_before_paying_not_an_amount_in_months() -
     values = [f.value for f in out.findings if f.position_id == "payment_term"]
     assert 90 not in values
     assert all(v is None or v <= 7 for v in values)
+
+
+HOSTING = """HOSTING AGREEMENT
+
+This Agreement is entered into by Lakefield Cloud Corporation ("Lakefield") and Ortega Retail Corporation ("Customer").
+
+5. Fees
+5.1 Customer shall pay Lakefield the monthly hosting fees within thirty (30) days of invoice.
+
+6. Warranties
+6.3 EXCEPT AS PROVIDED IN SECTION 6.1, THE HOSTING SERVICES ARE MADE AVAILABLE TO CUSTOMER "AS IS".
+"""
+
+
+def test_a_disclaimer_made_to_the_customer_is_held_by_the_provider() -> None:
+    """'… are made available to Customer "as is"': Customer receives the disclaimer, the
+    provider holds it."""
+    for party, effect in (("Customer", "against_us"), ("Lakefield", "favourable")):
+        found = {(p, e) for p, e, _ in _effects(_findings(HOSTING, party, "6"))}
+        assert ("one_sided_exclusion", effect) in found, (party, found)

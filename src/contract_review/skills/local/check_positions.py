@@ -253,8 +253,16 @@ def _named_at_term(check: PartyCheck, sentence: str, roles: PartyRoles) -> list[
         if start <= at < end and re.search(r"\bof\s+(?:the\s+)?$", sentence[start:at])
     ]
     turn = max((m.end() for m in _CONTRAST.finditer(sentence, 0, start)), default=0)
-    part = [(side, w) for at, side, w in mentions if at >= turn]
+    # a party the term is given to ('… are made available to Customer "as is"') receives it:
+    # it is not the one that holds it
+    given = {at for at, _, _ in mentions if _GIVEN_TO.search(sentence, max(0, at - 12), at)}
+    part = [(side, w) for at, side, w in mentions if at >= turn and at not in given]
+    if not owner and not part and len(given) == len(mentions):
+        return []
     return owner[:1] or part[:1] or [(mentions[0][1], mentions[0][2])]
+
+
+_GIVEN_TO = re.compile(r"(?:\b(?:to|for|towards)\s+(?:the\s+)?|向|给)$", re.IGNORECASE)
 
 
 def _negated(check: PartyCheck, sentence: str) -> bool:
