@@ -16,6 +16,10 @@ class InputError(ContractReviewError):
     """The input given by the user cannot be used; the message says why, in one line."""
 
 
+class ApprovalNeeded(InputError):
+    """The review waits for decisions on its redlines and nobody can give them now."""
+
+
 class UnsupportedFormatError(InputError):
     """The file type is not one of .docx, .pdf, .txt, .md."""
 
@@ -66,3 +70,14 @@ class LLMError(ContractReviewError):
         """An LLM failure described by `message`."""
         super().__init__(message)
         self.endpoint_down = endpoint_down
+
+
+class ExportError(ContractReviewError):
+    """An output of a finished review could not be written; none of its outputs were left
+    behind and the task can be resumed to write them again."""
+
+
+def one_line(exc: BaseException) -> str:
+    """An exception as one line: its message's first line, or its type's name."""
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__

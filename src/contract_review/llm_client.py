@@ -101,6 +101,9 @@ class LLMClient:
         self.max_retries = max(0, max_retries)
         self.backoff_base_seconds = max(0.0, backoff_base_seconds)
         self.usage = TokenUsage()
+        self.on_usage: Callable[[TokenUsage], None] | None = None
+        """Called with `usage` after every call is counted (a task saves it there, so a
+        killed run's calls still count)."""
         self._secrets = (api_key,) if api_key else ()
         self._client = AsyncOpenAI(
             base_url=base_url,
@@ -225,7 +228,7 @@ class LLMClient:
         finally:
             await stream.close()
             if not counted:
-                self.usage.calls += 1
+                self._count(None)
 
     # --- internals ---
 
@@ -277,10 +280,7 @@ class LLMClient:
         completion = await self._with_retries(call)
         if not isinstance(completion, ChatCompletion):
             raise LLMError("the LLM endpoint returned an invalid response body")
-        if completion.usage is not None:
-            self._count(completion.usage)
-        else:
-            self.usage.calls += 1
+        self._count(completion.usage)
         return completion
 
     async def _complete_streamed(
@@ -333,10 +333,7 @@ class LLMClient:
                 await stream.close()
             if not seen:
                 raise LLMError("the LLM endpoint returned an empty stream")
-            if usage is not None:
-                self._count(usage)
-            else:
-                self.usage.calls += 1
+            self._count(usage)
             return "".join(text), [
                 {
                     "id": c["id"] or f"call_{i}",
@@ -356,11 +353,14 @@ class LLMClient:
             raise LLMError("the LLM endpoint returned no choices")
         return completion.choices[0].message
 
-    def _count(self, usage: CompletionUsage) -> None:
-        """Add one call and its tokens to `self.usage`."""
+    def _count(self, usage: CompletionUsage | None) -> None:
+        """Add one call and its tokens (when the endpoint said) to `self.usage`."""
         self.usage.calls += 1
-        self.usage.prompt_tokens += usage.prompt_tokens or 0
-        self.usage.completion_tokens += usage.completion_tokens or 0
+        if usage is not None:
+            self.usage.prompt_tokens += usage.prompt_tokens or 0
+            self.usage.completion_tokens += usage.completion_tokens or 0
+        if self.on_usage is not None:
+            self.on_usage(self.usage)
 
     def _backoff(self, retry: int) -> float:
         """Delay before retry number `retry` (0-based): exponential, with full jitter on top half."""

@@ -8,11 +8,15 @@ crash: finished clauses are not redone and decisions already given are kept.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
+import shutil
 import uuid
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any, cast
 
 from langchain_core.runnables import RunnableConfig
@@ -21,9 +25,16 @@ from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from langgraph.types import Command
 
+from contract_review._lifecycle import (
+    changed_inputs,
+    clause_stamps,
+    read_thread,
+    report_saved_writes,
+    restart_state,
+)
 from contract_review.config import Settings, get_settings
 from contract_review.documents import load_task_documents
-from contract_review.errors import InputError
+from contract_review.errors import ApprovalNeeded, ExportError, InputError, one_line
 from contract_review.exports.redline_docx import write_redline_docx
 from contract_review.exports.report import write_reports
 from contract_review.graph.builder import build_review_graph, item_keys, review_serde
@@ -34,6 +45,7 @@ from contract_review.models import (
     DocumentFormat,
     DocumentRole,
     DocumentStructure,
+    LoadedText,
     ReviewChecklistItem,
     ReviewedClause,
     ReviewResult,
@@ -48,12 +60,16 @@ from contract_review.plugins.registry import DomainPlugin, get_plugin, require_p
 from contract_review.skills.context import ReviewContext
 from contract_review.skills.dispatcher import SkillDispatcher
 from contract_review.tasks import (
+    OutputLock,
     ReviewOptions,
     TaskManifest,
+    input_digests,
     list_tasks,
     load_manifest,
     save_manifest,
+    this_process,
 )
+from contract_review.text import redact_secrets
 
 __all__ = [
     "ReviewOptions",
@@ -201,15 +217,22 @@ async def start_review(
     LLM mode is on when `settings` name an endpoint (`LLM_BASE_URL`) and `use_react_agent`
     is true; `on_event` then also sees tool calls, and model tokens with `stream_tokens`."""
     settings = settings or get_settings()
+    inputs = input_digests(options)  # before reading: what is reviewed is what was hashed
     docs = _documents(options)
     side = _our_side(options, docs)  # no party, or none of the contract's: stop before any task
     task_id = datetime.now(UTC).strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
-    manifest = TaskManifest(
-        task_id=task_id, created_at=datetime.now(UTC).isoformat(), options=options
-    )
-    save_manifest(manifest, settings)
-    state = _initial_state(manifest, docs)
-    return await _run(manifest, docs, side, state, settings, ask, progress, on_event, stream_tokens)
+    with OutputLock(options.out, task_id):  # another task's folder: stop before any task
+        manifest = TaskManifest(
+            task_id=task_id,
+            created_at=datetime.now(UTC).isoformat(),
+            options=options,
+            inputs=inputs,
+            clauses=clause_stamps(docs),
+        )
+        state = _initial_state(manifest, docs)
+        return await _run(
+            manifest, docs, side, state, settings, ask, progress, on_event, stream_tokens
+        )
 
 
 async def resume_review(
@@ -220,13 +243,38 @@ async def resume_review(
     progress: ProgressFn | None = None,
     on_event: EventFn | None = None,
     stream_tokens: bool = False,
+    restart_changed: bool = False,
 ) -> TaskManifest:
-    """Continue a task from its last checkpoint (after a crash or an interruption)."""
+    """Continue a task from its last checkpoint (after a crash or an interruption).
+
+    An input that changed since the task started stops it (its findings would quote text the
+    contract no longer holds) unless `restart_changed`: then the clauses whose text changed are
+    reviewed again, the others and the decisions whose words are still there are kept."""
     settings = settings or get_settings()
     manifest = load_manifest(task_id, settings)
-    docs = _documents(manifest.options)
-    side = _our_side(manifest.options, docs)
-    return await _run(manifest, docs, side, None, settings, ask, progress, on_event, stream_tokens)
+    if manifest.current_status() == "running":
+        raise InputError(f"review task {task_id} is still running (process {manifest.pid})")
+    options = manifest.options
+    inputs = input_digests(options)
+    changed = changed_inputs(manifest, inputs)
+    if changed and not restart_changed:
+        what = "has changed" if changed[0] in inputs else "no longer exists"
+        raise InputError(
+            f"{changed[0]} {what} since review task {task_id} started; resume with "
+            "--restart-changed to review the changed clauses again, or start a new review"
+        )
+    with OutputLock(options.out, task_id):
+        docs = _documents(options)
+        side = _our_side(options, docs)
+        state = None
+        if changed:
+            async with _saver(settings) as saver:
+                old = await read_thread(build_review_graph(checkpointer=saver), manifest.thread)
+            state = restart_state(manifest, docs, old, _initial_state(manifest, docs), changed)
+            manifest.inputs = inputs
+        return await _run(
+            manifest, docs, side, state, settings, ask, progress, on_event, stream_tokens
+        )
 
 
 async def _run(
@@ -240,6 +288,59 @@ async def _run(
     on_event: EventFn | None,
     stream_tokens: bool,
 ) -> TaskManifest:
+    """Run (or continue) a task's graph, then write its outputs; the manifest records where the
+    task stands at every turn: running, interrupted, failed (with the reason) or complete."""
+    manifest.status, manifest.reason, manifest.outputs = "running", None, {}
+    for field, value in this_process().items():
+        setattr(manifest, field, value)
+    save_manifest(manifest, settings)
+    try:
+        result, llm_on = await _run_graph(
+            manifest, docs, side, state, settings, ask, progress, on_event, stream_tokens
+        )
+        usage = manifest.llm_usage if llm_on else None
+        model = settings.llm_model if usage is not None else None
+        outputs = _write_outputs(manifest, docs, result, llm_model=model, llm_usage=usage)
+    except BaseException as exc:
+        _record_end(manifest, exc)
+        save_manifest(manifest, settings)
+        if isinstance(exc, ExportError):
+            raise ExportError(
+                f"review task {manifest.task_id}: {exc}; nothing was written to "
+                f"{manifest.options.out}, the review is saved: resume it to write them again"
+            ) from exc
+        raise
+    manifest.status, manifest.outputs, manifest.pid = "complete", outputs, None
+    save_manifest(manifest, settings)
+    return manifest
+
+
+def _record_end(manifest: TaskManifest, exc: BaseException) -> None:
+    """The status of a task whose run ended with `exc`: interrupted when it can simply go on
+    (stopped by the user, or waiting for decisions), failed otherwise."""
+    manifest.pid = None
+    if isinstance(exc, KeyboardInterrupt | asyncio.CancelledError):
+        manifest.status, manifest.reason = "interrupted", "stopped by the user"
+    elif isinstance(exc, ApprovalNeeded):
+        manifest.status, manifest.reason = "interrupted", "waiting for approval decisions"
+    else:
+        manifest.status = "failed"
+        manifest.reason = redact_secrets(one_line(exc), ())
+
+
+async def _run_graph(
+    manifest: TaskManifest,
+    docs: list[TaskDocument],
+    side: OurSide,
+    state: dict[str, Any] | None,
+    settings: Settings,
+    ask: AskFn | None,
+    progress: ProgressFn | None,
+    on_event: EventFn | None,
+    stream_tokens: bool,
+) -> tuple[dict[str, Any], bool]:
+    """The task's final graph state, and whether a model took part."""
+
     def send(event: ReviewEvent) -> None:
         if on_event is not None:
             on_event(event)
@@ -253,15 +354,15 @@ async def _run(
             llm = LLMClient.from_settings(settings)
         if llm is not None:
             await stack.enter_async_context(llm)
-            client, before = llm, manifest.llm_usage or TokenUsage()
+            before = manifest.llm_usage or TokenUsage()
 
-            def record_usage() -> None:
-                # Runs however the run ends: an interrupted review's model calls still count.
-                nonlocal manifest
-                manifest = manifest.model_copy(update={"llm_usage": before.plus(client.usage)})
+            def record_usage(usage: TokenUsage) -> None:
+                # After every call: a killed run's calls still count.
+                manifest.llm_usage = before.plus(usage)
                 save_manifest(manifest, settings)
 
-            stack.callback(record_usage)
+            llm.on_usage = record_usage
+            stack.callback(record_usage, llm.usage)  # also when no call was counted
         dispatcher = create_dispatcher(settings)
         run = _run_context(manifest, docs, settings, dispatcher, side)
         graph = build_review_graph(
@@ -272,60 +373,75 @@ async def _run(
             llm=llm,
             stream_tokens=stream_tokens,
         )
-        probe = _config(manifest.task_id, settings, 0)
+        probe = _config(manifest.thread, settings, 0)
         snapshot = await graph.aget_state(probe)
         if state is None and not snapshot.values:
             # Killed before the first checkpoint: nothing was done, start from the manifest.
             state = _initial_state(manifest, docs)
         items = (state or snapshot.values).get("review_checklist", [])
-        config = _config(manifest.task_id, settings, len(items))
-        total = len(items)
-        done = int(snapshot.values.get("current_clause_index", 0) or 0)
+        config = _config(manifest.thread, settings, len(items))
+        carried = (state or {}).get("findings", {})
+        total = len(items) - len(carried)
+        done = 0 if state is not None else int(snapshot.values.get("current_clause_index", 0) or 0)
         if state is None and snapshot.values.get("is_complete"):
-            result: dict[str, Any] = dict(snapshot.values)
-        else:
-            payload: Any = state
-            if state is None and snapshot.interrupts:
-                payload = Command(resume=_answers(snapshot.interrupts, ask))
-            branches: dict[str, str] = {}  # task id → clause id, for the end events
-            while True:
-                interrupts: list[Any] = []
-                async for part in graph.astream(
-                    payload,
-                    config,
-                    stream_mode=["updates", "custom", "tasks"],
-                    subgraphs=True,
-                    context=run,
-                ):
-                    namespace, mode, chunk = cast(tuple[tuple[str, ...], str, Any], part)
-                    if mode == "custom":
-                        if isinstance(chunk, ReviewEvent):
-                            send(chunk)
-                        continue
-                    if namespace:
-                        continue  # inner steps of a clause speak through custom events
-                    if mode == "tasks":
-                        send(_node_event(chunk, branches))
-                        continue
-                    if "__interrupt__" in chunk:
-                        interrupts.extend(chunk["__interrupt__"])
-                    update = chunk.get("clause_review")
-                    if update and progress is not None:
-                        done += 1
-                        progress(done, total, ", ".join(update.get("findings", {})))
-                if not interrupts:
-                    break
-                for intr in interrupts:
-                    n = len(_pending_diffs(intr))
-                    send(ReviewEvent(type=EventType.INTERRUPT, data={"diffs": n}))
-                payload = Command(resume=_answers(interrupts, ask))
-            result = dict((await graph.aget_state(config)).values)
-    usage = manifest.llm_usage if llm is not None else None
-    model = settings.llm_model if usage is not None else None
-    outputs = _write_outputs(manifest, docs, result, llm_model=model, llm_usage=usage)
-    manifest = manifest.model_copy(update={"status": "complete", "outputs": outputs})
-    save_manifest(manifest, settings)
-    return manifest
+            return dict(snapshot.values), llm is not None
+        clause_of: dict[str, str] = {}  # clause_review task id → item key, until saved
+        saved_first: set[str] = set()  # saved before the stream told us what they are
+
+        def durable(task_id: str, channels: list[str] | None = None) -> None:
+            # Progress is reported once a clause's result is in the checkpoint database, not
+            # when the graph yields it: a clause reported done is never redone after a kill.
+            nonlocal done
+            if channels is not None and "findings" not in channels:
+                return  # an error or an interrupt of the task, not its result
+            key = clause_of.pop(task_id, None)
+            if key is None:
+                saved_first.add(task_id)
+            elif progress is not None:
+                done += 1
+                progress(done, total, key)
+
+        report_saved_writes(saver, durable)
+        payload: Any = state
+        if state is None and snapshot.interrupts:
+            payload = Command(resume=_answers(snapshot.interrupts, ask))
+        branches: dict[str, str] = {}  # task id → clause id, for the end events
+        while True:
+            interrupts: list[Any] = []
+            async for part in graph.astream(
+                payload,
+                config,
+                stream_mode=["updates", "custom", "tasks"],
+                subgraphs=True,
+                context=run,
+                # Each step's checkpoint is saved before the next step starts: the clauses'
+                # saved results hang on the checkpoint of the step that started them.
+                durability="sync",
+            ):
+                namespace, mode, chunk = cast(tuple[tuple[str, ...], str, Any], part)
+                if mode == "custom":
+                    if isinstance(chunk, ReviewEvent):
+                        send(chunk)
+                    continue
+                if namespace:
+                    continue  # inner steps of a clause speak through custom events
+                if mode == "tasks":
+                    if chunk.get("name") == "clause_review" and "result" not in chunk:
+                        task_id = str(chunk.get("id"))
+                        clause_of[task_id] = str(chunk.get("input", {}).get("key"))
+                        if task_id in saved_first:
+                            durable(task_id)
+                    send(_node_event(chunk, branches))
+                    continue
+                if "__interrupt__" in chunk:
+                    interrupts.extend(chunk["__interrupt__"])
+            if not interrupts:
+                break
+            for intr in interrupts:
+                n = len(_pending_diffs(intr))
+                send(ReviewEvent(type=EventType.INTERRUPT, data={"diffs": n}))
+            payload = Command(resume=_answers(interrupts, ask))
+        return dict((await graph.aget_state(config)).values), llm is not None
 
 
 def _node_event(task: dict[str, Any], branches: dict[str, str]) -> ReviewEvent:
@@ -353,7 +469,7 @@ def _answers(interrupts: Any, ask: AskFn | None) -> dict[str, Any]:
     answers: dict[str, Any] = {}
     for intr in interrupts:
         if ask is None:
-            raise InputError("this review waits for approval decisions; resume it interactively")
+            raise ApprovalNeeded("this review waits for approval decisions; resume it interactively")
         answers[intr.id] = ask(_pending_diffs(intr))
     return answers
 
@@ -427,6 +543,7 @@ def _write_outputs(
         warnings=[
             *(content.warnings if content else []),
             *_llm_warnings(clauses, llm_usage is not None),
+            *manifest.stale_decisions,
         ],
         hidden_text=list(content.hidden_spans) if content else [],
         is_complete=bool(final.get("is_complete")),
@@ -434,14 +551,48 @@ def _write_outputs(
         llm_model=llm_model,
         llm_usage=llm_usage,
     )
+    # Every output is written under a temporary folder and moved into place only once all of
+    # them succeeded: a failure leaves nothing that looks finished.
     out = options.out
-    out.mkdir(parents=True, exist_ok=True)
-    paths = {kind: str(p) for kind, p in write_reports(result, out).items()}
+    staging = out / f".partial-{manifest.task_id}"
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    try:
+        staged = _export(result, content, final, options, manifest.task_id, staging)
+        paths = {}
+        for kind, path in staged.items():
+            os.replace(path, out / path.name)
+            paths[kind] = str(out / path.name)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    paths.pop("task")  # the folder's note of its task, not an output to list
+    return paths
+
+
+def _export(
+    result: ReviewResult,
+    content: LoadedText | None,
+    final: dict[str, Any],
+    options: ReviewOptions,
+    task_id: str,
+    folder: Path,
+) -> dict[str, Path]:
+    """Every output of a review, written into `folder`; an ExportError names the one that
+    failed and why."""
+    try:
+        paths = dict(write_reports(result, folder))
+    except (OSError, ValueError) as exc:
+        raise ExportError(f"the reports could not be written: {one_line(exc)}") from exc
     if content is not None:
         # Redline the user's own Word file; a text or a derived document gets a new one.
         source = options.file if content.format is DocumentFormat.DOCX else None
-        redline = out / "redline.docx"
-        write_redline_docx(content, final.get("all_diffs", []), redline, source_docx=source)
-        paths["docx"] = str(redline)
-    (out / "task.json").write_text(json.dumps({"task_id": manifest.task_id}, indent=2))
+        paths["docx"] = folder / "redline.docx"
+        try:
+            write_redline_docx(
+                content, final.get("all_diffs", []), paths["docx"], source_docx=source
+            )
+        except (OSError, ValueError) as exc:
+            raise ExportError(f"redline.docx could not be written: {one_line(exc)}") from exc
+    paths["task"] = folder / "task.json"
+    paths["task"].write_text(json.dumps({"task_id": task_id}, indent=2))
     return paths

@@ -2,13 +2,22 @@
 
 Light on purpose (no LangGraph, no document libraries): `contract-review status` and `list`
 read manifests without loading the engine.
+
+A task is `running` while a process works on it, `interrupted` when it stopped before the end
+(stopped by the user, waiting for decisions, or its process is gone), `failed` with the reason
+when something broke (its outputs could not be written, say), and `complete` once every output
+is in place. Only `complete` tasks have outputs; all others can be resumed.
 """
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import os
+import socket
 import tempfile
 from pathlib import Path
+from types import TracebackType
 from typing import Literal
 
 from pydantic import BaseModel, Field, ValidationError
@@ -17,9 +26,23 @@ from contract_review.config import Settings, get_settings
 from contract_review.errors import InputError
 from contract_review.models import TokenUsage
 
-__all__ = ["ReviewOptions", "TaskManifest", "list_tasks", "load_manifest", "save_manifest"]
+__all__ = [
+    "ClauseStamp",
+    "OutputLock",
+    "ReviewOptions",
+    "TaskManifest",
+    "TaskStatus",
+    "file_digest",
+    "input_digests",
+    "list_tasks",
+    "load_manifest",
+    "save_manifest",
+    "this_process",
+]
 
 Approval = Literal["interactive", "all", "none"]
+TaskStatus = Literal["running", "interrupted", "failed", "complete"]
+"""Where a task stands (see the module docstring)."""
 
 
 class ReviewOptions(BaseModel):
@@ -38,17 +61,155 @@ class ReviewOptions(BaseModel):
     out: Path = Field(Path("out"), description="Output folder.")
 
 
+class ClauseStamp(BaseModel):
+    """A clause as reviewed: a hash of its text and where it started."""
+
+    digest: str = Field(description="SHA-256 of the clause's text.")
+    start: int = Field(description="Offset of the clause in the document text.")
+
+
 class TaskManifest(BaseModel):
     """A task on disk."""
 
-    task_id: str
-    created_at: str
-    options: ReviewOptions
-    status: str = "running"
-    outputs: dict[str, str] = Field(default_factory=dict)
+    task_id: str = Field(description="The task's id (also its checkpoint thread).")
+    created_at: str = Field(description="When the task was started (ISO 8601, UTC).")
+    options: ReviewOptions = Field(description="What the user asked for.")
+    status: TaskStatus = Field("running", description="As last recorded by its process.")
+    reason: str | None = Field(None, description="Why the task failed or was interrupted.")
+    pid: int | None = Field(None, description="The process running the task, while it runs.")
+    host: str | None = Field(None, description="The machine of that process.")
+    process_start: str | None = Field(
+        None, description="When that process started (tells a reused pid from ours)."
+    )
+    inputs: dict[str, str] = Field(
+        default_factory=dict,
+        description="SHA-256 of every input file (contract, other documents, playbook) by "
+        "path, as read when the task started: resume refuses changed inputs.",
+    )
+    clauses: dict[str, ClauseStamp] = Field(
+        default_factory=dict,
+        description="Each clause as reviewed, by clause id: tells which clauses changed when "
+        "a task is restarted on an edited contract.",
+    )
+    restarts: int = Field(0, description="Times the task was restarted on changed inputs.")
+    stale_decisions: list[str] = Field(
+        default_factory=list,
+        description="Decisions the last restart could not keep (their words are gone).",
+    )
+    outputs: dict[str, str] = Field(default_factory=dict, description="Output files by kind.")
     llm_usage: TokenUsage | None = Field(
         None, description="Model calls and tokens of all runs of the task so far."
     )
+
+    @property
+    def thread(self) -> str:
+        """The checkpoint thread of the task's current run (a restart starts a new one)."""
+        return self.task_id if not self.restarts else f"{self.task_id}.r{self.restarts}"
+
+    def current_status(self) -> TaskStatus:
+        """The status, with a `running` task whose process is gone seen as `interrupted`."""
+        if self.status == "running" and not _process_alive(self):
+            return "interrupted"
+        return self.status
+
+    def describe_status(self) -> str:
+        """The status with its reason, for people."""
+        status = self.current_status()
+        if status == "interrupted" and self.status == "running":
+            return "interrupted (its process is gone; resume it)"
+        return f"{status} ({self.reason})" if self.reason else status
+
+
+def _process_start(pid: int) -> str | None:
+    """The start time of a process in clock ticks (Linux /proc), or None where unknown."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return stat.rsplit(")", 1)[-1].split()[19]
+
+
+def this_process() -> dict[str, str | int | None]:
+    """The manifest fields naming the current process."""
+    pid = os.getpid()
+    return {"pid": pid, "host": socket.gethostname(), "process_start": _process_start(pid)}
+
+
+def _process_alive(manifest: TaskManifest) -> bool:
+    if manifest.pid is None:
+        return False  # a manifest from before tasks recorded their process
+    if manifest.host != socket.gethostname():
+        return True  # another machine's task (a shared state folder): cannot tell, trust it
+    try:
+        os.kill(manifest.pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass  # alive, another user's
+    started = _process_start(manifest.pid)
+    return manifest.process_start is None or started in (None, manifest.process_start)
+
+
+def file_digest(path: Path) -> str:
+    """SHA-256 of a file's bytes (hex)."""
+    with path.open("rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+def input_digests(options: ReviewOptions) -> dict[str, str]:
+    """SHA-256 of every input file of a task, by path."""
+    paths = [options.file, options.baseline, options.supplement, *options.references]
+    paths.append(options.criteria)
+    return {str(p): file_digest(p) for p in paths if p is not None and p.is_file()}
+
+
+class OutputLock:
+    """One task at a time writes into an output folder.
+
+    An advisory lock (flock) on a file in the folder, held while the task runs: a second
+    review into the folder stops at once, naming the task that holds it. The operating system
+    drops the lock when its process dies, so a killed review never leaves the folder locked.
+    """
+
+    FILE = ".contract-review.lock"
+
+    def __init__(self, folder: Path, task_id: str) -> None:
+        self.folder = folder
+        self.task_id = task_id
+        self._fd: int | None = None
+
+    def __enter__(self) -> OutputLock:
+        if self.folder.exists() and not self.folder.is_dir():
+            raise InputError(f"--out {self.folder} is a file, not a folder")
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.folder / self.FILE, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise InputError(f"--out {self.folder}: cannot write ({exc.strerror})") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 200, 0).decode("utf-8", "replace").strip() or "another task"
+            os.close(fd)
+            raise InputError(
+                f"--out {self.folder} is in use by review task {holder}, still running; "
+                "wait for it or choose another folder"
+            ) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, self.task_id.encode(), 0)
+        self._fd = fd
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if self._fd is not None:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+            self._fd = None
 
 
 def _tasks_dir(settings: Settings) -> Path:

@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
 
-from contract_review.errors import InputError, LLMError
+from contract_review.errors import ExportError, InputError, LLMError
 
 from ._render import (
     EventPrinter,
@@ -65,6 +65,9 @@ def user_errors() -> Iterator[None]:
     except InputError as exc:
         _err.print(f"[bold red]error:[/] {exc}", markup=True, soft_wrap=True)
         raise typer.Exit(2) from None
+    except ExportError as exc:  # the review is saved; the outputs could not be written
+        _err.print(f"[bold red]error:[/] {exc}", markup=True, soft_wrap=True)
+        raise typer.Exit(1) from None
 
 
 @app.command()
@@ -537,7 +540,7 @@ _VERBOSE_HELP = "Print what the review does, live: nodes, tool calls, clause res
 
 
 def _report_task(manifest: TaskManifest) -> None:
-    _err.print(f"review {manifest.task_id}: {manifest.status}", markup=False)
+    _err.print(f"review {manifest.task_id}: {manifest.describe_status()}", markup=False)
     usage = manifest.llm_usage
     if usage is not None:
         _err.print(
@@ -635,6 +638,14 @@ def _ask_party(parties: list[Party]) -> str:
 @app.command()
 def resume(
     task_id: Annotated[str, typer.Argument(help="Task id (see 'list').")],
+    restart_changed: Annotated[
+        bool,
+        typer.Option(
+            "--restart-changed",
+            help="When an input changed since the task started: review the changed clauses "
+            "again, keep the rest and the decisions whose words are still there.",
+        ),
+    ] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help=_VERBOSE_HELP)] = False,
 ) -> None:
     """Continue an interrupted review (finished clauses and given decisions are kept)."""
@@ -648,6 +659,7 @@ def resume(
                 progress=progress,
                 on_event=printer,
                 stream_tokens=verbose,
+                restart_changed=restart_changed,
             )
         )
     _report_task(manifest)
@@ -670,7 +682,7 @@ def list_reviews() -> None:
 
     problems: list[str] = []
     for m in list_tasks(problems=problems):
-        sys.stdout.write(f"{m.task_id}  {m.status:9s} {m.options.file}\n")
+        sys.stdout.write(f"{m.task_id}  {m.current_status():11s} {m.options.file}\n")
     for problem in problems:
         _err.print(f"warning: {problem}", markup=False, highlight=False, soft_wrap=True)
 

@@ -1,6 +1,7 @@
 """The review graph (SPEC-4 behaviour, built for concurrency).
 
     START → init → parse_document ─┬─ Send(clause_review) per checklist item ─→ collect
+                                   ├─ (all clauses kept from a restarted run) → collect
                                    └─ (nothing to review) ────────────────────→ summarize
     collect → human_approval → (rejected with feedback, once) redraft → human_approval
             → save_clause → summarize → END
@@ -146,6 +147,9 @@ class _ParentNodes:
         run = self.context(state, runtime)
         plugin = run.plugin
         findings = dict(state.get("findings", {}))
+        for key, diffs in (state.get("carried_diffs") or {}).items():
+            if key in findings:
+                findings[key] = _with_carried(findings[key], diffs)
         for rule in plugin.cross_clause_rules if plugin else []:
             findings = rule(findings)
         items = state.get("review_checklist", [])
@@ -172,9 +176,10 @@ class _ParentNodes:
         decisions = dict(state.get("user_decisions") or {})
         feedback = dict(state.get("user_feedback") or {})
         modified = dict(state.get("user_modified_text") or {})
-        if pending and policy == "interactive":
+        undecided = [d for d in pending if d.diff_id not in decisions]
+        if undecided and policy == "interactive":
             structure = self.context(state, runtime).primary
-            payload = _approval_payload(state, structure, pending)
+            payload = _approval_payload(state, structure, undecided)
             answer = interrupt({"type": "approval", "diffs": payload})
             for req in _approval_requests(answer):
                 decisions[req.diff_id] = req.decision.value
@@ -192,6 +197,14 @@ class _ParentNodes:
             "user_feedback": feedback,
             "user_modified_text": modified,
         }
+
+
+def _with_carried(findings: ClauseFindings, carried: Sequence[DocumentDiff]) -> ClauseFindings:
+    """A clause's new findings with the redlines decided before its text changed (their words
+    still in it): a new proposal of the same change gives way to the decided one."""
+    same = {(d.original_text, d.proposed_text) for d in carried}
+    fresh = [d for d in findings.diffs if (d.original_text, d.proposed_text) not in same]
+    return findings.model_copy(update={"diffs": [*fresh, *carried]})
 
 
 def _clause_positions(
@@ -234,10 +247,13 @@ def route_fan_out(state: ReviewGraphState) -> list[Send] | str:
     # graph given its documents in the state hands them to each branch instead.
     facts = facts_from_state(state) if state.get("documents") else None
     retries = state.get("max_retries", 2)
-    return [
+    kept = state.get("findings") or {}  # a restarted task's unchanged clauses
+    sends = [
         Send("clause_review", ClauseIn(item=item, key=key, max_retries=retries, facts=facts))
         for item, key in zip(items, item_keys(items), strict=True)
+        if key not in kept
     ]
+    return sends or "collect"
 
 
 def _approval_payload(
@@ -885,7 +901,7 @@ def build_review_graph(
     g.add_node("summarize", node_summarize)
     g.add_edge(START, "init")
     g.add_edge("init", "parse_document")
-    g.add_conditional_edges("parse_document", route_fan_out, ["clause_review", "summarize"])
+    g.add_conditional_edges("parse_document", route_fan_out, ["clause_review", "collect", "summarize"])
     g.add_edge("clause_review", "collect")
     g.add_edge("collect", "human_approval")
     g.add_conditional_edges(

@@ -451,7 +451,12 @@ async def run_react_agent(
     steps = max(1, max_iterations)
     final = await _agent_graph().ainvoke(
         {"messages": list(messages), "current_step": 0, "max_steps": steps},
-        {"recursion_limit": 4 * steps + 10},
+        {
+            "recursion_limit": 4 * steps + 10,
+            # The agent keeps no checkpoints, but it inherits the review's durability mode, and
+            # LangGraph 1.2 then waits, in "sync" mode, for a checkpoint it never writes.
+            "configurable": {_DURABILITY_KEY: "exit"},
+        },
         context=ctx,
     )
     info: AgentRunInfo = final["metadata"].model_copy(
@@ -465,6 +470,10 @@ async def run_react_agent(
         parsed=bool(final.get("parsed")),
         endpoint_down=bool(final.get("endpoint_down")),
     )
+
+
+_DURABILITY_KEY = "__pregel_durability"
+"""LangGraph's run-config key of the durability mode (inherited by nested graphs)."""
 
 
 async def react_agent_loop(

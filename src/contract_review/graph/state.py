@@ -71,6 +71,9 @@ class ReviewGraphState(TypedDict, total=False):
     # human approval
     missing: list[RiskPoint]
     """Protections the contract lacks: playbook positions no clause deals with."""
+    carried_diffs: dict[str, list[DocumentDiff]]
+    """A restarted task's decided redlines on clauses whose text changed but still holds their
+    words, by item key: merged into the clause's new findings by collect."""
     pending_diffs: list[DocumentDiff]
     user_decisions: dict[str, str]
     user_feedback: dict[str, str]
