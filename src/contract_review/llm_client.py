@@ -80,6 +80,18 @@ def _describe_raw(exc: BaseException) -> str:
     return _one_line(f"{type(exc).__name__}: {exc}")
 
 
+_TAG_CHARACTERS = re.compile("[\U000e0000-\U000e007f]+")
+
+
+def _unhidden(message: dict[str, Any]) -> dict[str, Any]:
+    """A message without Unicode tag characters: invisible to a person, read by a model, they
+    can carry instructions from a contract the lawyer never sees (the review reports them)."""
+    content = message.get("content")
+    if isinstance(content, str) and _TAG_CHARACTERS.search(content):
+        return {**message, "content": _TAG_CHARACTERS.sub("", content)}
+    return message
+
+
 class LLMClient:
     """Chat with an OpenAI-compatible endpoint, with our own retries and token counting.
 
@@ -250,7 +262,7 @@ class LLMClient:
         """
         body: dict[str, Any] = {
             "model": self.model,
-            "messages": messages,
+            "messages": [_unhidden(m) for m in messages],
             "temperature": temperature,
         }
         if tools:

@@ -40,6 +40,7 @@ from contract_review.exports.report import write_reports
 from contract_review.graph.builder import build_review_graph, item_keys, review_serde
 from contract_review.graph.context import RunContext
 from contract_review.graph.events import EventType, ReviewEvent
+from contract_review.graph.injection import injection_items
 from contract_review.models import (
     ClauseInventory,
     DocumentFormat,
@@ -134,7 +135,8 @@ def _checklist(
     if plugin.build_checklist is None or structure is None:
         return []
     items = one_item_per_clause(plugin.build_checklist(structure, subtype))
-    return plugin.adjust_checklist(items, docs) if plugin.adjust_checklist else items
+    items = plugin.adjust_checklist(items, docs) if plugin.adjust_checklist else items
+    return [*items, *injection_items(structure, items)]
 
 
 def _language(options: ReviewOptions, docs: list[TaskDocument]) -> str:
@@ -469,7 +471,9 @@ def _answers(interrupts: Any, ask: AskFn | None) -> dict[str, Any]:
     answers: dict[str, Any] = {}
     for intr in interrupts:
         if ask is None:
-            raise ApprovalNeeded("this review waits for approval decisions; resume it interactively")
+            raise ApprovalNeeded(
+                "this review waits for approval decisions; resume it interactively"
+            )
         answers[intr.id] = ask(_pending_diffs(intr))
     return answers
 

@@ -19,7 +19,7 @@ from contract_review.exports.redline_docx import (
     reject_all_text,
     write_redline_docx,
 )
-from contract_review.intake import load_document
+from contract_review.intake import body_text, load_document
 from contract_review.models import (
     ActionType,
     DiffStatus,
@@ -472,8 +472,14 @@ def test_output_is_well_formed_and_ids_unique(tmp_path: Path) -> None:
     for comment_id in comment_ids:
         for tag in ("commentRangeStart", "commentRangeEnd", "commentReference"):
             assert len(root.findall(f".//w:{tag}[@w:id='{comment_id}']", NS)) == 1
-    # Reading the redline with the intake reader shows the accepted text.
-    assert load_document(out).text == _expected(content.text, diffs)
+    # Reading the redline with the intake reader shows the accepted text, then its comments
+    # in the annex the reader adds after the body.
+    read = load_document(out)
+    assert body_text(read) == _expected(content.text, diffs)
+    annex = read.text[len(body_text(read)) :].splitlines()
+    assert annex[1] == "Comments"
+    assert [line[:4] for line in annex[2:]] == ["[1] ", "[2] ", "[3] ", "[4] "]
+    assert {line[4:] for line in annex[2:]} == {f"reason for {x}" for x in "abcd"}
 
 
 def test_no_approved_diffs_copies_the_document(tmp_path: Path) -> None:

@@ -41,7 +41,7 @@ from lxml import etree
 
 from contract_review.config import get_settings
 from contract_review.errors import EmptyDocumentError
-from contract_review.intake import read_docx
+from contract_review.intake import body_text, read_docx
 from contract_review.models import ActionType, DiffStatus, DocumentDiff, LoadedText, TextBlock
 from contract_review.ooxml import (
     INLINE_WRAPPERS,
@@ -875,7 +875,7 @@ def _read_text(path: Path, *, reject: bool) -> str:
         copy_path = Path(tmp) / "resolved.docx"
         document.save(str(copy_path))
         try:
-            return read_docx(copy_path, get_settings()).text
+            return body_text(read_docx(copy_path, get_settings()))
         except EmptyDocumentError:
             return ""
 

@@ -19,10 +19,9 @@ from contract_review.models import (
 )
 from contract_review.parties import OurSide, find_parties
 from contract_review.playbook import Position
-from contract_review.skills.cache import per_structure
 from contract_review.skills.risks import SEVERITY_ORDER, anchor_quote, location_in, risk_id
 
-from .injection import find_injections
+from .injection import document_injections
 
 __all__ = ["checked_llm_risks", "injection_risks"]
 
@@ -40,6 +39,20 @@ _INJECTION_TEXT = {
         "请查明插入者并要求删除；对本条款应格外仔细审阅。",
     ),
 }
+_HIDDEN_TEXT = {
+    "en": ' It is written in invisible Unicode tag characters, which read: "{}".',
+    "zh": "该文字以不可见的 Unicode 标签字符写成，其内容为：“{}”。",
+}
+_TAGS = re.compile("[\U000e0020-\U000e007e]+")
+
+
+def _spelled_in_tags(text: str) -> str:
+    """What the invisible tag characters in `text` spell (ASCII), or ''."""
+    return " ".join(
+        "".join(chr(ord(c) - 0xE0000) for c in run.group()) for run in _TAGS.finditer(text)
+    )
+
+
 _LLM_SOURCE = "react_agent"
 _LEVELS = {
     "high": RiskLevel.HIGH,
@@ -53,37 +66,27 @@ _LEVELS = {
 }
 
 
-@per_structure()
-def _document_injections(structure: DocumentStructure) -> list[tuple[int, int]]:
-    """Absolute spans of text addressed to an AI in the whole document, found once: clause
-    texts nest (a parent holds its sub-clauses), so scanning each item's clause would read
-    the same text many times over."""
-    return [
-        (top.start_offset + start, top.start_offset + end)
-        for top in structure.clauses
-        for start, end in find_injections(top.text)
-    ]
-
-
 def injection_risks(
     clause: ClauseNode, language: str, structure: DocumentStructure
 ) -> tuple[list[RiskPoint], list[str]]:
     """A risk for each piece of the clause's text that tries to instruct an AI reviewer."""
-    description, reason, analysis = _INJECTION_TEXT["zh" if language.startswith("zh") else "en"]
+    zh = "zh" if language.startswith("zh") else "en"
+    description, reason, analysis = _INJECTION_TEXT[zh]
     risks, quotes = [], []
-    for begin, finish in _document_injections(structure):
+    for begin, finish in document_injections(structure):
         start, end = begin - clause.start_offset, finish - clause.start_offset
         if start < 0 or end > len(clause.text):
             continue
         quote = clause.text[start:end]
         quotes.append(quote)
+        hidden = _spelled_in_tags(quote)
         risks.append(
             RiskPoint(
                 id=risk_id(clause.clause_id, "injection", _INJECTION_RISK_TYPE, quote),
                 clause_id=clause.clause_id,
                 risk_level=RiskLevel.HIGH,
                 risk_type=_INJECTION_RISK_TYPE,
-                description=description,
+                description=description + (_HIDDEN_TEXT[zh].format(hidden) if hidden else ""),
                 reason=reason,
                 analysis=analysis,
                 location=location_in(clause, quote, start),

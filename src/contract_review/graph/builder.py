@@ -901,7 +901,9 @@ def build_review_graph(
     g.add_node("summarize", node_summarize)
     g.add_edge(START, "init")
     g.add_edge("init", "parse_document")
-    g.add_conditional_edges("parse_document", route_fan_out, ["clause_review", "collect", "summarize"])
+    g.add_conditional_edges(
+        "parse_document", route_fan_out, ["clause_review", "collect", "summarize"]
+    )
     g.add_edge("clause_review", "collect")
     g.add_edge("collect", "human_approval")
     g.add_conditional_edges(

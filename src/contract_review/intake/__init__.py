@@ -20,12 +20,12 @@ from contract_review.errors import (
 )
 from contract_review.models import DocumentFormat, LoadedText
 
-from ._docx import read_docx
+from ._docx import body_text, read_docx
 from ._pdf import read_pdf
 from ._safety import check_docx_package
 from ._text import read_text
 
-__all__ = ["SUPPORTED_SUFFIXES", "format_for", "load_document", "read_docx"]
+__all__ = ["SUPPORTED_SUFFIXES", "body_text", "format_for", "load_document", "read_docx"]
 
 SUPPORTED_SUFFIXES: dict[str, DocumentFormat] = {
     ".docx": DocumentFormat.DOCX,

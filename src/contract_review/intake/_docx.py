@@ -10,7 +10,11 @@ What the reader sees is what a lawyer sees in Word (tracked changes accepted):
 * inserted text (`w:ins`) and field results; never deleted text (`w:del`, `w:moveFrom`) nor
   field codes (`w:instrText`);
 * hidden text (vanished, tiny or white runs) is extracted too but reported as `HiddenTextSpan`s,
-  because it is a channel for hiding instructions from the human reader.
+  because it is a channel for hiding instructions from the human reader;
+* after the body, an annex: footnotes, endnotes, the distinct texts of headers and footers, and
+  comments, each under its own heading ("Footnotes", "脚注" …) and numbered "[1] ": their terms
+  are reviewed and scanned like the body's, but their locators ("/footnotes/1/p[1]") name no
+  body paragraph, so no redline is ever written into them.
 
 Blocks and locators. Every emitted line is exactly one `TextBlock` (`text[start:end]` is the
 line, number label included). Paragraphs that render as nothing (no text, no number) produce no
@@ -42,6 +46,7 @@ from docx.document import Document as DocxDocument
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from docx.opc.exceptions import OpcError
 from docx.opc.part import XmlPart
+from docx.oxml.parser import parse_xml
 from docx.styles import BabelFish
 from lxml import etree
 
@@ -63,6 +68,7 @@ from contract_review.ooxml import (
 from contract_review.ooxml import M_NS as _M_NS
 from contract_review.ooxml import MC_NS as _MC_NS
 from contract_review.ooxml import w as _w
+from contract_review.text import CJK_IDEOGRAPHS
 
 __all__ = ["read_docx"]
 
@@ -493,6 +499,23 @@ def _is_blank(segments: list[_Segment]) -> bool:
     return all(not text.strip() for text, _ in segments)
 
 
+_ANNEX_TITLES = {
+    "footnotes": ("Footnotes", "脚注"),
+    "endnotes": ("Endnotes", "尾注"),
+    "headers": ("Headers and footers", "页眉和页脚"),
+    "comments": ("Comments", "批注"),
+}
+"""Headings of the annex the reader adds after the body (English, Chinese)."""
+_ANNEX_PARTS = {
+    RT.FOOTNOTES: "footnotes",
+    RT.ENDNOTES: "endnotes",
+    RT.HEADER: "headers",
+    RT.FOOTER: "headers",
+    RT.COMMENTS: "comments",
+}
+_CJK = re.compile(f"[{CJK_IDEOGRAPHS}]")
+
+
 class _DocxReader:
     """Walks one document and accumulates text lines, blocks and hidden spans."""
 
@@ -511,14 +534,63 @@ class _DocxReader:
         self._page_dark = bool(_HEX_COLOR.match(page_color)) and (
             _luminance(page_color) < _DARK_LUMINANCE
         )
+        self._document = document
         self.lines: list[str] = []
         self.blocks: list[TextBlock] = []
         self.hidden: list[HiddenTextSpan] = []
         self._offset = 0
 
     def read(self) -> None:
-        """Read the whole body."""
+        """Read the whole body, then the annex: footnotes, endnotes, headers and footers,
+        comments (their terms are reviewed, and a hidden instruction can sit in any of them)."""
         self._walk(self._body, None, self._page_dark)
+        zh = any(_CJK.search(line) for line in self.lines[:200])
+        for kind, notes in self._annex():
+            paragraphs = [
+                (n, k, para)
+                for n, note in enumerate(notes, start=1)
+                for k, p in enumerate(note.iter(_P), start=1)
+                if (para := self._paragraph(p, self._page_dark)) is not None
+                and not _is_blank(para.segments)
+            ]
+            if not paragraphs:
+                continue
+            title = _ANNEX_TITLES[kind][1 if zh else 0]
+            self._emit([(title, None)], kind="heading", locator=f"/{kind}", label=None, style=None)
+            for n, k, para in paragraphs:
+                mark = [(f"[{n}] ", None)] if k == 1 else []
+                self._emit(
+                    [*mark, *para.segments],
+                    kind="paragraph",
+                    locator=f"/{kind}/{n}/p[{k}]",  # not a body locator: never redlined
+                    label=None,
+                    style=para.style_name,
+                )
+
+    def _annex(self) -> list[tuple[str, list[etree._Element]]]:
+        """The notes, headers and footers (each distinct text once) and comments."""
+        found: dict[str, list[etree._Element]] = {kind: [] for kind in _ANNEX_TITLES}
+        seen: set[str] = set()
+        for rel in self._document.part.rels.values():
+            kind = _ANNEX_PARTS.get(rel.reltype)
+            if kind is None or rel.is_external:
+                continue
+            part = rel.target_part
+            # python-docx has no part class for notes: it keeps them as bytes.
+            root = part.element if isinstance(part, XmlPart) else parse_xml(part.blob)
+            if kind in ("footnotes", "endnotes"):
+                tag = _w(kind[:-1])
+                found[kind].extend(
+                    n for n in root.iter(tag) if n.get(_w("type")) in (None, "normal")
+                )
+            elif kind == "comments":
+                found[kind].extend(root.iter(_w("comment")))
+            else:
+                text = "".join(str(t) for t in root.itertext()).strip()
+                if text and not text.isdigit() and text not in seen:
+                    seen.add(text)
+                    found[kind].append(root)
+        return [(kind, notes) for kind, notes in found.items() if notes]
 
     # --- blocks -------------------------------------------------------------------------
 
@@ -839,3 +911,11 @@ def read_docx(path: Path, settings: Settings) -> LoadedText:
         hidden_spans=reader.hidden,
         warnings=warnings,
     )
+
+
+def body_text(content: LoadedText) -> str:
+    """The text of a read document without the annex the reader adds after the body."""
+    for block in content.blocks:
+        if block.locator.lstrip("/").split("/")[0] in _ANNEX_TITLES:
+            return content.text[: max(0, block.start - 1)]
+    return content.text
