@@ -227,6 +227,17 @@ def test_blank_page_inside_a_text_pdf_is_reported(tmp_path: Path) -> None:
     assert "page(s) 2 have no text layer" in loaded.warnings[0]
 
 
+def test_a_pdf_whose_lines_repeat_on_every_page_is_read(tmp_path: Path) -> None:
+    """#13: a notice printed on three pages is text, not a scan without a text layer."""
+    page = ["NOTICE OF ASSIGNMENT", "The Assignor assigns all receivables to the Assignee."]
+    path = _make_pdf(tmp_path / "notice.pdf", [page, page, page])
+
+    loaded = read_pdf(path, Settings())
+
+    assert loaded.text.count("The Assignor assigns all receivables to the Assignee.") == 3
+    assert any("every line repeats on every page" in w for w in loaded.warnings)
+
+
 def test_timeout_kills_the_worker(tmp_path: Path) -> None:
     path = _contract_pdf(tmp_path)
 

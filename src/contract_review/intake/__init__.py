@@ -8,6 +8,7 @@ with a one-line message.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from contract_review.config import Settings, get_settings
@@ -25,7 +26,14 @@ from ._pdf import read_pdf
 from ._safety import check_docx_package
 from ._text import read_text
 
-__all__ = ["SUPPORTED_SUFFIXES", "body_text", "format_for", "load_document", "read_docx"]
+__all__ = [
+    "SUPPORTED_SUFFIXES",
+    "body_text",
+    "files_under",
+    "format_for",
+    "load_document",
+    "read_docx",
+]
 
 SUPPORTED_SUFFIXES: dict[str, DocumentFormat] = {
     ".docx": DocumentFormat.DOCX,
@@ -65,6 +73,15 @@ def load_document(path: Path | str, settings: Settings | None = None) -> LoadedT
             f"{path.name} is {size / 1024 / 1024:.1f} MB; the limit is "
             f"{settings.max_file_mb:g} MB (MAX_FILE_MB)"
         )
+    loaded = _read(path, fmt, settings)
+    real = path.resolve()
+    if real != path.absolute():
+        # Followed, as the user named it; said, so a link to an unexpected file is noticed.
+        loaded.warnings.insert(0, f"{path} is a link to {real}; that file was read")
+    return loaded
+
+
+def _read(path: Path, fmt: DocumentFormat, settings: Settings) -> LoadedText:
     if fmt is DocumentFormat.DOCX:
         check_docx_package(path, settings)
         return read_docx(path, settings)
@@ -75,3 +92,18 @@ def load_document(path: Path | str, settings: Settings | None = None) -> LoadedT
             raise CorruptDocumentError(f"{path.name} is not a readable PDF: no PDF header")
         return read_pdf(path, settings)
     return read_text(path.name, path.read_bytes(), fmt)
+
+
+def files_under(root: Path) -> list[Path]:
+    """The contracts (supported suffixes) in a folder and its subfolders, for walks over
+    folders a user or a client names (batch, server): links are followed only while they stay
+    inside `root`, so a link never takes a walk out of the folder it was given."""
+    base = root.resolve()
+    found = []
+    for folder, subfolders, names in os.walk(base, followlinks=False):
+        subfolders.sort()
+        for name in sorted(names):
+            path = Path(folder) / name
+            if path.suffix.lower() in SUPPORTED_SUFFIXES and path.resolve().is_relative_to(base):
+                found.append(path)
+    return found

@@ -69,10 +69,18 @@ def read_pdf(path: Path, settings: Settings) -> LoadedText:
 
     pages = _clean_pages(raw_pages)
     text, blocks = _join_pages(pages)
-    if sum(not ch.isspace() for ch in text) < _MIN_TEXT_CHARS:
+    warnings: list[str] = []
+    if _too_little(text) and not _too_little("".join(raw_pages)):
+        # Every line recurs on every page (a form or a notice printed page after page): they
+        # are the document, not its running headers.
+        text, blocks = _join_pages(_clean_pages(raw_pages, running=False))
+        warnings.append(
+            f"{path.name}: every line repeats on every page; all are kept (none is taken for "
+            "a running header or footer)"
+        )
+    if _too_little(text):
         raise NoTextLayerError(f"{path.name}: no text layer (scanned?); OCR is not supported")
 
-    warnings: list[str] = []
     if page_count > len(raw_pages):
         warnings.append(
             f"{path.name}: only the first {len(raw_pages)} of {page_count} pages were read "
@@ -200,10 +208,17 @@ def _parse_result(stdout: bytes) -> tuple[list[str], int]:
 # --------------------------------------------------------------------------------------------
 
 
-def _clean_pages(raw_pages: Sequence[str]) -> list[str]:
-    """Turn raw page texts into the final page texts (see the helpers for each step)."""
+def _too_little(text: str) -> bool:
+    """Whether a text holds too few characters to be a text layer."""
+    return sum(not ch.isspace() for ch in text) < _MIN_TEXT_CHARS
+
+
+def _clean_pages(raw_pages: Sequence[str], *, running: bool = True) -> list[str]:
+    """Turn raw page texts into the final page texts (see the helpers for each step);
+    `running=False` keeps the lines that recur on every page."""
     pages = [_normalise_lines(raw) for raw in raw_pages]
-    pages = _remove_running_lines(pages)
+    if running:
+        pages = _remove_running_lines(pages)
     return ["\n".join(_dehyphenate(lines)).strip("\n") for lines in pages]
 
 
