@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -17,7 +18,7 @@ from typing import Any
 import pytest
 
 from contract_review.config import Settings
-from contract_review.exports.redline_docx import accept_all_text
+from contract_review.exports.redline_docx import accept_all_text, reject_all_text
 from contract_review.graph.events import EventType, ReviewEvent
 from contract_review.models import ReviewResult
 from contract_review.review import ReviewOptions, resume_review, start_review
@@ -372,6 +373,64 @@ async def test_a_hostile_answer_is_cleaned_and_the_review_completes(tmp_path: Pa
     edits = [d for d in _clause(result, "2").findings.diffs if d.proposed_text == "30"]
     assert len(edits) == 1
     assert "within 30 days of receipt" in accept_all_text(tmp_path / "out" / "redline.docx")
+
+
+_PAYMENT = "The Customer shall pay each undisputed invoice within 90 days of receipt."
+
+
+def _risk(**fields: Any) -> dict[str, Any]:
+    return {
+        "risk_level": "high",
+        "risk_type": "long payment term",
+        "original_text": _PAYMENT,
+        "description": "Payment is due only after 90 days.",
+        **fields,
+    }
+
+
+_HOSTILE: dict[str, str] = {
+    # Each answer for the payment clause; the review must complete and the redline be written.
+    "control characters": json.dumps([_risk(suggested_text=_PAYMENT.replace("90", "30\x00\x1b"))]),
+    "lone surrogates": json.dumps([_risk(description="due \udc80 late", risk_type="\ud83d")]),
+    "XML non-characters": json.dumps(
+        [_risk(suggested_text=_PAYMENT.replace("90", "30\ufffe\uffff"))]
+    ),
+    "tag characters": json.dumps([_risk(description="\U000e0049\U000e0067 hidden")]),
+    "oversized answer": json.dumps([_risk(analysis="x" * 300_000)]),
+    "a thousand risks": json.dumps([_risk(description=f"risk {n}") for n in range(1000)]),
+    "wrong types": json.dumps([{"risk_level": 3, "original_text": ["a"], "description": None}, 7]),
+    "deep nesting": "[" * 5000 + "]" * 5000,
+    "huge replacement": json.dumps([_risk(suggested_text="y" * 100_000)]),
+}
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("kind", sorted(_HOSTILE))
+async def test_every_kind_of_hostile_answer_stays_in_its_clause(tmp_path: Path, kind: str) -> None:
+    """#13: whatever the model answers, the review completes, the Word file is written, and
+    what reaches the outputs is text every writer can hold."""
+    answer = _HOSTILE[kind]
+    contract = _contract(tmp_path)
+    responder = _per_clause(lambda text: Reply(text=answer if "90 days" in text else "[]"))
+    with FakeLLM(responder=responder) as fake:
+        result = await _review(tmp_path, contract, _settings(tmp_path, fake.base_url))
+    assert result.is_complete
+    out = tmp_path / "out"
+    assert "90 days" in reject_all_text(out / "redline.docx")  # the Word file opens
+    payment = _clause(result, "2")
+    dumped = payment.findings.model_dump_json()
+    assert not re.search("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]", dumped)
+    assert not re.search("[\U000e0000-\U000e007f]", dumped)
+    assert len(dumped) < 100_000  # nothing runaway reaches the findings
+    llm_risks = [r for r in payment.findings.risks if "react_agent" in r.source_skills]
+    assert len(llm_risks) <= 40
+    if kind in ("oversized answer", "deep nesting"):
+        assert payment.findings.analysis_mode == "deterministic"  # fell back to the rules
+        assert payment.findings.mode_reason
+    if kind == "wrong types":
+        assert not llm_risks  # items that are not risks are dropped
+    # the rules' own findings are always there
+    assert any(r.risk_type == "no interest on late payment" for r in payment.findings.risks)
 
 
 # --------------------------------------------------------------------------------------------

@@ -54,6 +54,8 @@ def _spelled_in_tags(text: str) -> str:
 
 
 _LLM_SOURCE = "react_agent"
+_MAX_LLM_RISKS = 40
+"""Risks read from one answer about one clause: more is a runaway answer, not a review."""
 _LEVELS = {
     "high": RiskLevel.HIGH,
     "critical": RiskLevel.HIGH,
@@ -131,7 +133,7 @@ def checked_llm_risks(
     kept: list[RiskPoint] = []
     suggestions: dict[str, str] = {}
     verbatim = repaired = dropped = duplicates = 0
-    for item in raw:
+    for item in raw[:_MAX_LLM_RISKS]:
         description = _text(item, "description", 1000)
         quote = str(item.get("original_text") or "").strip()
         anchored = anchor_quote(clause.text, quote) if quote and description else None

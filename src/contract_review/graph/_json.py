@@ -7,15 +7,26 @@ from typing import Any
 
 from contract_review.text import clean_untrusted
 
-__all__ = ["json_values"]
+__all__ = ["MAX_ANSWER_CHARS", "json_values"]
+
+
+MAX_ANSWER_CHARS = 200_000
+"""Longest model answer read: a clause's findings fit in far less; a longer answer is a runaway
+(or an attack on the parser's time) and is taken as no answer."""
 
 
 def json_values(text: str) -> list[Any]:
     """JSON values found in `text`: the whole text, else each value starting at a '[' or '{'
     (left to right; values nested in one already found are skipped). Model output is untrusted:
-    every string in them is cleaned (`text.clean_untrusted`) — a control character or a lone
-    surrogate in an answer must not reach a hash, a checkpoint or a Word file."""
-    return [_cleaned(value) for value in _values(text)]
+    an answer over `MAX_ANSWER_CHARS`, or nested too deep to parse, gives nothing, and every string in it is cleaned
+    (`text.clean_untrusted`) — a control character or a lone surrogate in an answer must not
+    reach a hash, a checkpoint or a Word file."""
+    if len(text) > MAX_ANSWER_CHARS:
+        return []
+    try:
+        return [_cleaned(value) for value in _values(text)]
+    except RecursionError:  # nested deeper than any answer: garbage, and no crash
+        return []
 
 
 def _cleaned(value: Any) -> Any:
