@@ -21,6 +21,13 @@ class Settings(BaseSettings):
 
     # --- document intake limits (hostile files must fail fast, never hang) ---
     max_file_mb: float = Field(50.0, gt=0, description="Largest input file accepted, in MB.")
+    max_text_mb: float = Field(
+        20.0,
+        gt=0,
+        description="Most text a document may hold once read, in MB (UTF-8): a review takes "
+        "about 5 s and 50 MB of memory per MB of text (bench/large_docs.py), so 20 MB is "
+        "reviewed in under 2 minutes and 1 GB.",
+    )
     max_uncompressed_mb: float = Field(
         200.0, gt=0, description="Largest total uncompressed size of a .docx package, in MB."
     )
@@ -108,6 +115,11 @@ class Settings(BaseSettings):
     def max_file_bytes(self) -> int:
         """`max_file_mb` in bytes."""
         return int(self.max_file_mb * 1024 * 1024)
+
+    @property
+    def max_text_bytes(self) -> int:
+        """`max_text_mb` in bytes."""
+        return int(self.max_text_mb * 1024 * 1024)
 
     @property
     def max_uncompressed_bytes(self) -> int:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import difflib
 import html
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -1149,14 +1149,15 @@ def write_reports(result: ReviewResult, out_dir: Path) -> dict[str, Path]:
     Returns the paths by kind: {"html": ..., "md": ..., "json": ...}.
     """
     out_dir.mkdir(parents=True, exist_ok=True)
-    texts = {
-        "html": render_html(result),
-        "md": render_markdown(result),
-        "json": result.model_dump_json(indent=2) + "\n",
+    renderers: dict[str, Callable[[ReviewResult], str]] = {
+        "html": render_html,
+        "md": render_markdown,
+        "json": lambda r: r.model_dump_json(indent=2) + "\n",
     }
     paths: dict[str, Path] = {}
-    for kind, text in texts.items():
+    for kind, render in renderers.items():
+        # One report in memory at a time: those of a large contract run to hundreds of MB.
         path = out_dir / REPORT_FILES[kind]
-        path.write_text(text, encoding="utf-8", newline="\n")
+        path.write_text(render(result), encoding="utf-8", newline="\n")
         paths[kind] = path
     return paths

@@ -74,6 +74,12 @@ def load_document(path: Path | str, settings: Settings | None = None) -> LoadedT
             f"{settings.max_file_mb:g} MB (MAX_FILE_MB)"
         )
     loaded = _read(path, fmt, settings)
+    size = len(loaded.text.encode("utf-8", "surrogatepass"))
+    if size > settings.max_text_bytes:
+        raise FileTooLargeError(
+            f"{path.name} holds {size / 1024 / 1024:.1f} MB of text; the limit is "
+            f"{settings.max_text_mb:g} MB (MAX_TEXT_MB)"
+        )
     real = path.resolve()
     if real != path.absolute():
         # Followed, as the user named it; said, so a link to an unexpected file is noticed.

@@ -8,7 +8,9 @@ can all point back at exact characters.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from functools import lru_cache
+from itertools import pairwise
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -168,12 +170,46 @@ def _with_preamble(clauses: list[ClauseNode], text: str) -> list[ClauseNode]:
     return [pre, *clauses]
 
 
+class _ClauseLocator:
+    """`DocumentStructure.clause_at` for the many offsets of one parse: a binary search among
+    siblings (ordered, not overlapping: as the parser builds them) instead of a scan of them,
+    which made a document with many sub-clauses quadratic. Siblings that are not so ordered
+    are scanned, as `clause_at` does."""
+
+    def __init__(self, structure: DocumentStructure) -> None:
+        self.roots = structure.clauses
+        self._starts: dict[int, tuple[list[ClauseNode], list[int] | None]] = {}
+
+    def _child_at(self, nodes: list[ClauseNode], offset: int) -> ClauseNode | None:
+        entry = self._starts.get(id(nodes))
+        if entry is None or entry[0] is not nodes:
+            ordered = all(n.start_offset <= n.end_offset for n in nodes) and all(
+                a.end_offset <= b.start_offset for a, b in pairwise(nodes)
+            )
+            entry = (nodes, [n.start_offset for n in nodes] if ordered else None)
+            self._starts[id(nodes)] = entry
+        starts = entry[1]
+        if starts is None:
+            return next((n for n in nodes if n.start_offset <= offset < n.end_offset), None)
+        i = bisect_right(starts, offset) - 1
+        return nodes[i] if i >= 0 and offset < nodes[i].end_offset else None
+
+    def clause_at(self, offset: int) -> ClauseNode | None:
+        """The deepest clause whose range contains `offset` (as `DocumentStructure.clause_at`)."""
+        found: ClauseNode | None = None
+        nodes = self.roots
+        while (node := self._child_at(nodes, offset)) is not None:
+            found, nodes = node, node.children
+        return found
+
+
 def _definitions(structure: DocumentStructure, text: str) -> dict[str, DefinedTerm]:
     out: dict[str, DefinedTerm] = {}
+    locator = _ClauseLocator(structure)
     for d in find_definitions(text):
         if d.term in out:
             continue  # the first definition wins; later ones are usually references back
-        clause = structure.clause_at(d.start_offset)
+        clause = locator.clause_at(d.start_offset)
         out[d.term] = d.model_copy(update={"clause_id": clause.clause_id if clause else None})
     return out
 
@@ -183,10 +219,11 @@ def _references(
 ) -> list[CrossReference]:
     refs: list[CrossReference] = []
     resolver = _Resolver(structure, text, numbered)
+    locator = _ClauseLocator(structure)
     for raw in find_references(text, heading_starts, _own_names(text, structure.definitions)):
         if any(s <= raw.start < e for s, e in structure.toc_ranges):
             continue
-        source = structure.clause_at(raw.start)
+        source = locator.clause_at(raw.start)
         target, valid = resolver.resolve(raw.target, source.clause_id if source else "")
         refs.append(
             CrossReference(

@@ -266,13 +266,19 @@ class _Scan:
 
     node: ClauseNode
     ancestors: tuple[str, ...]
-    own: str
     own_lower: str
-    body: str
+    """The clause's own text (`_own_text`, whitespace normalised), lower case; the text itself
+    is not kept (a large contract's scan would hold it once more)."""
     sentences: list[tuple[str, str]] = field(default_factory=list)
     """(sentence, its lower-case form) of the own text."""
     is_definition: bool = False
     in_annex: bool = False
+
+    @property
+    def body(self) -> str:
+        """The clause text after its heading (read only for a clause whose title names a
+        topic: not kept, it would hold every clause's text once more)."""
+        return self.node.body
 
 
 def _own_text(node: ClauseNode, skip: list[tuple[int, int]] | None = None) -> str:
@@ -338,9 +344,7 @@ def _scan(structure: DocumentStructure) -> list[_Scan]:
                 _Scan(
                     node=node,
                     ancestors=ancestors,
-                    own=own,
                     own_lower=own.lower(),
-                    body=node.body,
                     sentences=_sentences(own),
                     is_definition=is_def,
                     in_annex=annex,
@@ -406,7 +410,7 @@ def _candidates(topic: Topic, scans: list[_Scan]) -> list[_Candidate]:
         title_hit = _title_hit(topic, node.title) and not sc.is_definition
         own_score = 0.0
         evidence = ""
-        if not sc.is_definition and sc.own and _has_vocab(topic, sc.own_lower):
+        if not sc.is_definition and sc.own_lower and _has_vocab(topic, sc.own_lower):
             own_score, evidence = _score_sentences(topic, sc.sentences)
         if title_hit:
             support = own_score
@@ -469,10 +473,15 @@ def _select(topic: Topic, cands: list[_Candidate], scans: dict[str, _Scan]) -> l
             continue  # a large clause or chapter whose matches lie in its sub-clauses
         kept.append(c)
     kept = _merge_siblings(kept, scans)
+    best_below: dict[str, float] = {}  # the best score among each clause's sub-clauses
+    for o in cands:
+        for a in o.scan.ancestors:
+            if a not in best_below or o.score > best_below[a]:
+                best_below[a] = o.score
     for c in kept:
         if c.covers:  # a clause standing for its sub-clauses is as strong as the best of them
             cid = c.scan.node.clause_id
-            c.score = max([c.score] + [o.score for o in cands if cid in o.scan.ancestors])
+            c.score = max(c.score, best_below.get(cid, c.score))
     # Schedules often hold ancillary instruments (a note, a bill of sale): the main body first.
     kept.sort(key=lambda c: (c.scan.in_annex, -c.score, c.scan.node.start_offset))
     kept = kept[: topic.max_matches]
@@ -508,14 +517,15 @@ def _topic_matches(structure: DocumentStructure, topic: Topic) -> tuple[TopicMat
     scans = _scan(structure)
     by_id = {sc.node.clause_id: sc for sc in scans}
     cands = _candidates(topic, scans)
+    parts_of: dict[str, list[str]] = {}  # the sub-clauses with a score of their own, by clause
+    for o in cands:
+        if o.own_score > 0:
+            for a in o.scan.ancestors:
+                parts_of.setdefault(a, []).append(o.scan.node.clause_id)
     out = []
     for c in _select(topic, cands, by_id):
         node = c.scan.node
-        parts = tuple(
-            o.scan.node.clause_id
-            for o in cands
-            if node.clause_id in o.scan.ancestors and o.own_score > 0
-        )
+        parts = tuple(parts_of.get(node.clause_id, ()))
         out.append(
             TopicMatch(
                 topic_id=topic.topic_id,

@@ -28,9 +28,11 @@ from __future__ import annotations
 
 import hashlib
 import re
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -48,6 +50,7 @@ from contract_review.models import (
 from contract_review.parties import GENERIC_LABELS, PartyRoles, party_actions, party_roles, role_key
 from contract_review.playbook import NumberCheck, Position
 from contract_review.playbook.measure import annual_rate as _annual_rate
+from contract_review.skills.cache import per_structure
 from contract_review.skills.context import ReviewContext, SkillState, StructureInput, require_clause
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 from contract_review.text import HAN
@@ -344,7 +347,20 @@ _NUMBER_RE = re.compile(rf"\d+(?:\.\d+)?|{_CN_NUM}+")
 # --------------------------------------------------------------------------------------------
 
 
+_CLAUSE_CACHE_LOCK = threading.Lock()
+"""Held while a per-clause cache below is read or filled: the redlines of a clause are drafted
+at once in worker threads, and one computes what the others then read instead of each
+computing it beside it."""
+
+
 def _is_zh(text: str) -> bool:
+    """Whether `text` is Chinese (cached: every redline of a clause asks of its text)."""
+    with _CLAUSE_CACHE_LOCK:
+        return _is_zh_cached(text)
+
+
+@lru_cache(maxsize=64)
+def _is_zh_cached(text: str) -> bool:
     cjk = len(_CJK_RE.findall(text))
     return cjk > 0 and cjk * 2 >= len(_LATIN_RE.findall(text))
 
@@ -513,11 +529,17 @@ def _price_term(structure: DocumentStructure, clause_text: str, zh: bool) -> str
             return name
     if zh:
         return "合同价款"
-    defined = sorted(t for t in structure.definitions if _PRICE_WORDS.search(t))
+    defined = _price_definitions(structure)
     for term in defined:
         if term in clause_text:
             return term
     return defined[0] if defined else "contract price"
+
+
+@per_structure()
+def _price_definitions(structure: DocumentStructure) -> tuple[str, ...]:
+    """The defined terms about price or fees, sorted (read once per document)."""
+    return tuple(sorted(t for t in structure.definitions if _PRICE_WORDS.search(t)))
 
 
 def _comment_zh(rc: ReviewContext | None, drafting_zh: bool) -> bool:
@@ -798,6 +820,14 @@ def _cap_value(ctx: _Ctx) -> tuple[str, bool]:
 
 
 def _last_sentence_start(text: str, end: int, floor: int) -> int:
+    """Where the last sentence of text[floor:end] starts (cached: every cap redline of a
+    clause asks it of the whole clause)."""
+    with _CLAUSE_CACHE_LOCK:
+        return _last_sentence_start_cached(text, end, floor)
+
+
+@lru_cache(maxsize=64)
+def _last_sentence_start_cached(text: str, end: int, floor: int) -> int:
     start = floor
     for m in re.finditer(r"[.;!?](?=\s)|[。；！？]|\n", text[floor : end - 1]):
         start = floor + m.end()
@@ -1110,12 +1140,20 @@ def _pick_source(nums: list[_Num], target: float, inst_nums: list[float]) -> _Nu
 
 
 def _related(ctx: _Ctx, chosen: _Num, value: float) -> tuple[_Edit, ...]:
-    others = _durations(ctx.text, ctx.heading_end, len(ctx.text), ctx.zh)
-    return tuple(
-        _num_edit(ctx, n, value)
-        for n in others
-        if n.start != chosen.start and n.value == chosen.value and n.unit == chosen.unit
-    )
+    with _CLAUSE_CACHE_LOCK:
+        by_value = _durations_by_value(ctx.text, ctx.heading_end, ctx.zh)
+    others = by_value.get((chosen.value, chosen.unit), ())
+    return tuple(_num_edit(ctx, n, value) for n in others if n.start != chosen.start)
+
+
+@lru_cache(maxsize=64)
+def _durations_by_value(text: str, lo: int, zh: bool) -> dict[tuple[float, str], list[_Num]]:
+    """The periods of text[lo:] by (value, unit), in text order (cached: every period redline
+    of a clause looks for the same period elsewhere in the whole clause). Read only."""
+    out: dict[tuple[float, str], list[_Num]] = {}
+    for n in _durations(text, lo, len(text), zh):
+        out.setdefault((n.value, n.unit), []).append(n)
+    return out
 
 
 def _s_percentage(ctx: _Ctx) -> _Proposal | None:
