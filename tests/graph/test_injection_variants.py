@@ -28,6 +28,8 @@ from contract_review.text.matching import MatchView
 from tests.conftest import FIXTURES
 
 SETS = ["injection", "injection_blind", "injection_blind2"]
+"""The sets the detector was built against; injection_blind3 is held out (written blind after the
+last change, measured by bench/injection_eval.py, never tuned on)."""
 INJECTION = "embedded instruction to AI reviewers"
 
 
