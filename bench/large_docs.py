@@ -12,8 +12,10 @@ graph, inventory, reports, the Word redline).
     .venv/bin/python bench/large_docs.py --sizes 5 --lines "" --profile 5MB
 
 `--profile LABEL` runs that one document (e.g. 5MB or 50000L) under cProfile and prints the
-functions of the largest cumulative time. The input limit is raised for the runs
-(MAX_FILE_MB, MAX_TEXT_MB); a run past `--timeout` seconds is killed and reported as such.
+functions of the largest cumulative time (main thread only: skills that run in worker
+threads show as the awaits of their callers; `py-spy --threads` sees them). The input limit
+is raised for the runs (MAX_FILE_MB, MAX_TEXT_MB); a run past `--timeout` seconds is killed
+and reported as such.
 """
 
 from __future__ import annotations
