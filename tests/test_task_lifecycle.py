@@ -181,17 +181,17 @@ def test_a_task_whose_process_is_gone_shows_as_interrupted(tmp_path: Path) -> No
         capture_output=True,
         text=True,
     )
-    from contract_review.tasks import save_manifest, this_process
+    from contract_review.tasks import save_manifest
 
-    manifest = TaskManifest(
-        task_id="t-gone",
+    alive = TaskManifest(
+        task_id="t-alive",
         created_at="2026-11-26T00:00:00+00:00",
         options=ReviewOptions(file=SUPPLY),
-        **{**this_process(), "pid": int(gone.stdout)},
     )
-    save_manifest(manifest, settings)
-    alive = manifest.model_copy(update={"task_id": "t-alive", **this_process()})
+    alive.mark_running()  # this test's own process: alive
     save_manifest(alive, settings)
+    manifest = alive.model_copy(update={"task_id": "t-gone", "pid": int(gone.stdout)})
+    save_manifest(manifest, settings)
     listing = runner.invoke(app, ["list"])
     lines = {line.split()[0]: line.split()[1] for line in listing.stdout.splitlines()}
     assert lines == {"t-gone": "interrupted", "t-alive": "running"}

@@ -154,7 +154,9 @@ def restart_state(
         if not redo_all and old and new and old.digest == new.digest and kept is not None:
             carried[key] = _shifted(kept, new.start - old.start)
     carried_ids = {d.diff_id for f in carried.values() for d in f.diffs}
-    key_of = {item.clause_id: key for item, key in reversed(list(zip(items, keys, strict=True)))}
+    key_of: dict[str, str] = {}  # each clause's first item
+    for item, key in zip(items, keys, strict=True):
+        key_of.setdefault(item.clause_id, key)
     reanchored: dict[str, list[DocumentDiff]] = {}
     decisions, feedback, modified, stale = {}, {}, {}, []
     for diff_id, decision in past.decisions.items():

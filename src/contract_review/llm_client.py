@@ -24,6 +24,7 @@ from contract_review.config import Settings
 from contract_review.errors import LLMError
 from contract_review.models import TokenUsage
 from contract_review.text import redact_secrets
+from contract_review.text.matching import TAG_CHARACTERS
 from contract_review.types import ChatModel, TokenCallback
 
 __all__ = ["ChatModel", "LLMClient", "LLMError", "TokenCallback", "TokenUsage"]
@@ -80,15 +81,12 @@ def _describe_raw(exc: BaseException) -> str:
     return _one_line(f"{type(exc).__name__}: {exc}")
 
 
-_TAG_CHARACTERS = re.compile("[\U000e0000-\U000e007f]+")
-
-
 def _unhidden(message: dict[str, Any]) -> dict[str, Any]:
     """A message without Unicode tag characters: invisible to a person, read by a model, they
     can carry instructions from a contract the lawyer never sees (the review reports them)."""
     content = message.get("content")
-    if isinstance(content, str) and _TAG_CHARACTERS.search(content):
-        return {**message, "content": _TAG_CHARACTERS.sub("", content)}
+    if isinstance(content, str) and TAG_CHARACTERS.search(content):
+        return {**message, "content": TAG_CHARACTERS.sub("", content)}
     return message
 
 

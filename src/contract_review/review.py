@@ -15,6 +15,7 @@ import shutil
 import uuid
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, cast
@@ -68,7 +69,6 @@ from contract_review.tasks import (
     list_tasks,
     load_manifest,
     save_manifest,
-    this_process,
 )
 from contract_review.text import redact_secrets
 
@@ -232,9 +232,8 @@ async def start_review(
             clauses=clause_stamps(docs),
         )
         state = _initial_state(manifest, docs)
-        return await _run(
-            manifest, docs, side, state, settings, ask, progress, on_event, stream_tokens
-        )
+        hooks = _Hooks(ask, progress, on_event, stream_tokens)
+        return await _run(manifest, docs, side, state, settings, hooks)
 
 
 async def resume_review(
@@ -274,9 +273,18 @@ async def resume_review(
                 old = await read_thread(build_review_graph(checkpointer=saver), manifest.thread)
             state = restart_state(manifest, docs, old, _initial_state(manifest, docs), changed)
             manifest.inputs = inputs
-        return await _run(
-            manifest, docs, side, state, settings, ask, progress, on_event, stream_tokens
-        )
+        hooks = _Hooks(ask, progress, on_event, stream_tokens)
+        return await _run(manifest, docs, side, state, settings, hooks)
+
+
+@dataclass(frozen=True)
+class _Hooks:
+    """How a run talks to its caller (see `start_review`)."""
+
+    ask: AskFn | None
+    progress: ProgressFn | None
+    on_event: EventFn | None
+    stream_tokens: bool
 
 
 async def _run(
@@ -285,21 +293,14 @@ async def _run(
     side: OurSide,
     state: dict[str, Any] | None,
     settings: Settings,
-    ask: AskFn | None,
-    progress: ProgressFn | None,
-    on_event: EventFn | None,
-    stream_tokens: bool,
+    hooks: _Hooks,
 ) -> TaskManifest:
     """Run (or continue) a task's graph, then write its outputs; the manifest records where the
     task stands at every turn: running, interrupted, failed (with the reason) or complete."""
-    manifest.status, manifest.reason, manifest.outputs = "running", None, {}
-    for field, value in this_process().items():
-        setattr(manifest, field, value)
+    manifest.mark_running()
     save_manifest(manifest, settings)
     try:
-        result, llm_on = await _run_graph(
-            manifest, docs, side, state, settings, ask, progress, on_event, stream_tokens
-        )
+        result, llm_on = await _run_graph(manifest, docs, side, state, settings, hooks)
         usage = manifest.llm_usage if llm_on else None
         model = settings.llm_model if usage is not None else None
         outputs = _write_outputs(manifest, docs, result, llm_model=model, llm_usage=usage)
@@ -336,12 +337,10 @@ async def _run_graph(
     side: OurSide,
     state: dict[str, Any] | None,
     settings: Settings,
-    ask: AskFn | None,
-    progress: ProgressFn | None,
-    on_event: EventFn | None,
-    stream_tokens: bool,
+    hooks: _Hooks,
 ) -> tuple[dict[str, Any], bool]:
     """The task's final graph state, and whether a model took part."""
+    ask, progress, on_event = hooks.ask, hooks.progress, hooks.on_event
 
     def send(event: ReviewEvent) -> None:
         if on_event is not None:
@@ -373,7 +372,7 @@ async def _run_graph(
             dispatcher=dispatcher,
             settings=settings,
             llm=llm,
-            stream_tokens=stream_tokens,
+            stream_tokens=hooks.stream_tokens,
         )
         probe = _config(manifest.thread, settings, 0)
         snapshot = await graph.aget_state(probe)
@@ -563,14 +562,12 @@ def _write_outputs(
     staging.mkdir(parents=True)
     try:
         staged = _export(result, content, final, options, manifest.task_id, staging)
-        paths = {}
-        for kind, path in staged.items():
+        for path in staged.values():
             os.replace(path, out / path.name)
-            paths[kind] = str(out / path.name)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    paths.pop("task")  # the folder's note of its task, not an output to list
-    return paths
+    # task.json is the folder's note of its task, not an output to list
+    return {kind: str(out / path.name) for kind, path in staged.items() if kind != "task"}
 
 
 def _export(

@@ -23,7 +23,7 @@ from typing import Literal
 from pydantic import BaseModel, Field, ValidationError
 
 from contract_review.config import Settings, get_settings
-from contract_review.errors import InputError
+from contract_review.errors import InputError, one_line
 from contract_review.models import TokenUsage
 
 __all__ = [
@@ -37,7 +37,6 @@ __all__ = [
     "list_tasks",
     "load_manifest",
     "save_manifest",
-    "this_process",
 ]
 
 Approval = Literal["interactive", "all", "none"]
@@ -106,6 +105,11 @@ class TaskManifest(BaseModel):
         """The checkpoint thread of the task's current run (a restart starts a new one)."""
         return self.task_id if not self.restarts else f"{self.task_id}.r{self.restarts}"
 
+    def mark_running(self) -> None:
+        """Record that this process now runs the task (no reason, no outputs yet)."""
+        self.status, self.reason, self.outputs = "running", None, {}
+        self.pid, self.host, self.process_start = _this_process()
+
     def current_status(self) -> TaskStatus:
         """The status, with a `running` task whose process is gone seen as `interrupted`."""
         if self.status == "running" and not _process_alive(self):
@@ -129,10 +133,10 @@ def _process_start(pid: int) -> str | None:
     return stat.rsplit(")", 1)[-1].split()[19]
 
 
-def this_process() -> dict[str, str | int | None]:
-    """The manifest fields naming the current process."""
+def _this_process() -> tuple[int, str, str | None]:
+    """pid, host and start time of the current process."""
     pid = os.getpid()
-    return {"pid": pid, "host": socket.gethostname(), "process_start": _process_start(pid)}
+    return pid, socket.gethostname(), _process_start(pid)
 
 
 def _process_alive(manifest: TaskManifest) -> bool:
@@ -241,8 +245,7 @@ def _read(path: Path) -> TaskManifest:
         reason = f"{where}: {first['msg']}" if where else first["msg"]
         raise InputError(f"task manifest {path} cannot be read ({reason})") from None
     except (OSError, ValueError) as exc:
-        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise InputError(f"task manifest {path} cannot be read ({reason})") from None
+        raise InputError(f"task manifest {path} cannot be read ({one_line(exc)})") from None
 
 
 def load_manifest(task_id: str, settings: Settings | None = None) -> TaskManifest:

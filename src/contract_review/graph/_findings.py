@@ -20,6 +20,7 @@ from contract_review.models import (
 from contract_review.parties import OurSide, find_parties
 from contract_review.playbook import Position
 from contract_review.skills.risks import SEVERITY_ORDER, anchor_quote, location_in, risk_id
+from contract_review.text.matching import spelled_in_tags
 
 from .injection import document_injections
 
@@ -43,16 +44,6 @@ _HIDDEN_TEXT = {
     "en": ' It is written in invisible Unicode tag characters, which read: "{}".',
     "zh": "该文字以不可见的 Unicode 标签字符写成，其内容为：“{}”。",
 }
-_TAGS = re.compile("[\U000e0020-\U000e007e]+")
-
-
-def _spelled_in_tags(text: str) -> str:
-    """What the invisible tag characters in `text` spell (ASCII), or ''."""
-    return " ".join(
-        "".join(chr(ord(c) - 0xE0000) for c in run.group()) for run in _TAGS.finditer(text)
-    )
-
-
 _LLM_SOURCE = "react_agent"
 _MAX_LLM_RISKS = 40
 """Risks read from one answer about one clause: more is a runaway answer, not a review."""
@@ -81,7 +72,7 @@ def injection_risks(
             continue
         quote = clause.text[start:end]
         quotes.append(quote)
-        hidden = _spelled_in_tags(quote)
+        hidden = spelled_in_tags(quote)
         risks.append(
             RiskPoint(
                 id=risk_id(clause.clause_id, "injection", _INJECTION_RISK_TYPE, quote),

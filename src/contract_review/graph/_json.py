@@ -18,9 +18,9 @@ MAX_ANSWER_CHARS = 200_000
 def json_values(text: str) -> list[Any]:
     """JSON values found in `text`: the whole text, else each value starting at a '[' or '{'
     (left to right; values nested in one already found are skipped). Model output is untrusted:
-    an answer over `MAX_ANSWER_CHARS`, or nested too deep to parse, gives nothing, and every string in it is cleaned
-    (`text.clean_untrusted`) — a control character or a lone surrogate in an answer must not
-    reach a hash, a checkpoint or a Word file."""
+    an answer over `MAX_ANSWER_CHARS`, or nested too deep to parse, gives nothing, and every
+    string in it is cleaned (`text.clean_untrusted`) — a control character or a lone surrogate
+    in an answer must not reach a hash, a checkpoint or a Word file."""
     if len(text) > MAX_ANSWER_CHARS:
         return []
     try:

@@ -3,10 +3,11 @@
 `find_injections` returns the spans of such text, each widened to the whole sentence it sits
 in, so the review can report the quote as an "embedded instruction" risk (and never obey it).
 The patterns are data (`injection_patterns.yaml`): a short, documented list of
-case-insensitive regexes in English and Chinese. Precision matters more than recall: ordinary contract language such as "the
-Contractor shall ignore any instruction not given in writing" or "承包商应遵守监理人的指示"
-must never fire, so every pattern needs a marker that only makes sense when addressing a
-machine (previous/above instructions, an AI or model, an empty answer, a system prompt).
+case-insensitive regexes in English and Chinese. Precision matters more than recall: ordinary
+contract language such as "the Contractor shall ignore any instruction not given in writing"
+or "承包商应遵守监理人的指示" must never fire, so every pattern needs a marker that only makes
+sense when addressing a machine (previous/above instructions, an AI or model addressed with a
+request about the review, a fake end of the document, a system prompt).
 """
 
 from __future__ import annotations

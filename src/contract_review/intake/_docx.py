@@ -68,7 +68,7 @@ from contract_review.ooxml import (
 from contract_review.ooxml import M_NS as _M_NS
 from contract_review.ooxml import MC_NS as _MC_NS
 from contract_review.ooxml import w as _w
-from contract_review.text import CJK_IDEOGRAPHS
+from contract_review.text import has_cjk
 
 __all__ = ["read_docx"]
 
@@ -513,7 +513,6 @@ _ANNEX_PARTS = {
     RT.FOOTER: "headers",
     RT.COMMENTS: "comments",
 }
-_CJK = re.compile(f"[{CJK_IDEOGRAPHS}]")
 
 
 class _DocxReader:
@@ -544,7 +543,7 @@ class _DocxReader:
         """Read the whole body, then the annex: footnotes, endnotes, headers and footers,
         comments (their terms are reviewed, and a hidden instruction can sit in any of them)."""
         self._walk(self._body, None, self._page_dark)
-        zh = any(_CJK.search(line) for line in self.lines[:200])
+        zh = any(has_cjk(line) for line in self.lines[:200])
         for kind, notes in self._annex():
             paragraphs = [
                 (n, k, para)

@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 from contract_review.text import CJK_WIDE
 
-__all__ = ["CONFUSABLES", "MatchView", "tag_runs"]
+__all__ = ["CONFUSABLES", "TAG_CHARACTERS", "MatchView", "spelled_in_tags", "tag_runs"]
 
 CONFUSABLES: dict[str, str] = {
     # Cyrillic letters a reader takes for Latin ones.
@@ -44,9 +44,13 @@ full-width, mathematical and other compatibility letters)."""
 _SPECIAL = re.compile(
     "[\u00ad\u0250-\u02af\u0370-\u03ff\u0400-\u052f\u061c\u115f\u1160\u17b4\u17b5\u180e"
     "\u2000-\u200f\u2028-\u202f\u205f-\u206f\u2100-\u214f\u2460-\u24ff\u3164"
-    "\ufb00-\ufb4f\ufe00-\ufe0f\ufeff\uff10-\uff19\uff21-\uff3a\uff41-\uff5a\uff61-\uffef\U0001d400-\U0001d7ff\U000e0000-\U000e007f]+"
+    "\ufb00-\ufb4f\ufe00-\ufe0f\ufeff\uff10-\uff19\uff21-\uff3a\uff41-\uff5a\uff61-\uffef"
+    "\U0001d400-\U0001d7ff\U000e0000-\U000e007f]+"
 )
-_TAG_FIRST, _TAG_LAST = 0xE0020, 0xE007E
+TAG_CHARACTERS = re.compile("[\U000e0000-\U000e007f]+")
+"""Unicode tag characters: invisible to a person, read by a model."""
+_TAG_FIRST, _TAG_LAST = 0xE0020, 0xE007E  # the tags that spell ASCII characters
+_SPELLING_TAGS = re.compile("[\U000e0020-\U000e007e]+")
 
 # Four or more one-character tokens separated by spaces ("I g n o r e", "忽 略 以 上").
 _SPACED = re.compile(r"(?<!\S)(?:\S[ \t\u3000]{1,4}){3,}\S(?!\w)")
@@ -61,22 +65,31 @@ _CJK_BREAK = re.compile(
 _SOFT_BREAK = re.compile(r"(?<=[a-z,])[ \t]*\n[ \t]*(?=[a-z])")
 _HYPHEN_BREAK = re.compile(r"(?<=[a-z])-[ \t]*\n[ \t]*(?=[a-z])")
 
-_TAG_RUN = re.compile("[\U000e0020-\U000e007e]{4,}")
-
 
 def tag_runs(text: str) -> list[tuple[int, int]]:
     """Spans of four or more Unicode tag characters: text no reader can see (the one real use
     of tag characters, a subdivision flag after U+1F3F4, is left out)."""
     return [
-        m.span() for m in _TAG_RUN.finditer(text) if text[max(0, m.start() - 1)] != "\U0001f3f4"
+        m.span()
+        for m in _SPELLING_TAGS.finditer(text)
+        if m.end() - m.start() >= 4 and text[max(0, m.start() - 1)] != "\U0001f3f4"
     ]
+
+
+def spelled_in_tags(text: str) -> str:
+    """What the tag characters in `text` spell (ASCII), runs joined by a space; '' if none."""
+    return " ".join(_untagged(m.group()) for m in _SPELLING_TAGS.finditer(text))
+
+
+def _untagged(run: str) -> str:
+    return "".join(chr(ord(ch) - 0xE0000) for ch in run)
 
 
 def _fold(ch: str) -> str:
     """What one special character reads as."""
     code = ord(ch)
     if _TAG_FIRST <= code <= _TAG_LAST:
-        return chr(code - 0xE0000)  # the ASCII character the tag spells
+        return _untagged(ch)
     if unicodedata.category(ch) == "Cf":
         return ""
     folded = unicodedata.normalize("NFKC", ch)
@@ -114,8 +127,11 @@ class _Map:
         return self.orig[i] + self.length[i]
 
 
-def _rewrite(text: str, pattern: re.Pattern[str], new: Callable[[str], str]) -> tuple[str, _Map]:
-    """`text` with every match of `pattern` replaced by `new(match)`, and the offset map."""
+def _rewrite(
+    text: str, pattern: re.Pattern[str], new: Callable[[str], str]
+) -> tuple[str, _Map | None]:
+    """`text` with every match of `pattern` replaced by `new(match)`, and the offset map (None,
+    and `text` itself, when nothing changed)."""
     pieces: list[str] = []
     offsets = _Map()
     last = view_at = 0
@@ -129,6 +145,8 @@ def _rewrite(text: str, pattern: re.Pattern[str], new: Callable[[str], str]) -> 
         pieces.append(replacement)
         view_at += len(replacement)
         last = m.end()
+    if not pieces:
+        return text, None
     pieces.append(text[last:])
     return "".join(pieces), offsets
 
@@ -153,7 +171,6 @@ class MatchView:
 
     def __init__(self, text: str) -> None:
         """Build the view of `text` (an ordinary text is its own view: no copy is made)."""
-        self.source = text
         self._maps: list[_Map] = []
         view = text
         for pattern, new in (
@@ -163,10 +180,9 @@ class MatchView:
             (_HYPHEN_BREAK, lambda _: ""),
             (_SOFT_BREAK, lambda _: " "),
         ):
-            if pattern.search(view) is None:
-                continue
             view, offsets = _rewrite(view, pattern, new)
-            self._maps.append(offsets)
+            if offsets is not None:
+                self._maps.append(offsets)
         self.text = view
 
     def span(self, start: int, end: int) -> tuple[int, int]:
