@@ -167,10 +167,17 @@ def test_a_review_stopped_or_waiting_is_interrupted(tmp_path: Path) -> None:
     assert (task.current_status(), task.reason) == ("interrupted", "stopped by the user")
     assert task.pid is None
 
-    with pytest.raises(InputError, match="waits for approval decisions"):
-        asyncio.run(resume_review(task.task_id, settings=settings, ask=None))
+    # Nobody to ask: the task waits for decisions (not an error), its outputs show the review
+    # as it stands with every redline pending, and it names the command that decides them.
+    waiting = asyncio.run(resume_review(task.task_id, settings=settings, ask=None))
     task = load_manifest(task.task_id, settings)
-    assert (task.status, task.reason) == ("interrupted", "waiting for approval decisions")
+    assert task.status == "interrupted"
+    assert task.waiting
+    assert task.reason == f"waiting for decisions on {task.counts.pending} redline(s)"
+    assert task.counts.pending > 0
+    assert task.counts.approved == task.counts.rejected == 0
+    assert task.next_step() == f"contract-review approve {task.task_id}"
+    assert set(waiting.outputs) >= {"json", "docx", "html", "md"}
 
 
 def test_a_task_whose_process_is_gone_shows_as_interrupted(tmp_path: Path) -> None:

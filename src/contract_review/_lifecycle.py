@@ -19,6 +19,7 @@ from langgraph.pregel import Pregel
 
 from contract_review.graph.builder import item_keys
 from contract_review.models import (
+    ApprovalRequest,
     ClauseFindings,
     DiffStatus,
     DocumentDiff,
@@ -69,6 +70,8 @@ class PastRun:
     decisions: dict[str, str] = field(default_factory=dict)
     feedback: dict[str, str] = field(default_factory=dict)
     modified: dict[str, str] = field(default_factory=dict)
+    records: dict[str, ApprovalRequest] = field(default_factory=dict)
+    """Who gave each decision and when, by diff id."""
 
 
 async def read_thread(graph: Pregel[Any, Any, Any, Any], thread: str) -> PastRun:
@@ -80,6 +83,7 @@ async def read_thread(graph: Pregel[Any, Any, Any, Any], thread: str) -> PastRun
         decisions=dict(values.get("user_decisions") or {}),
         feedback=dict(values.get("user_feedback") or {}),
         modified=dict(values.get("user_modified_text") or {}),
+        records=dict(values.get("decision_records") or {}),
     )
     for f in (values.get("findings") or {}).values():
         past.diffs.update((d.diff_id, d) for d in f.diffs)
@@ -159,6 +163,7 @@ def restart_state(
         key_of.setdefault(item.clause_id, key)
     reanchored: dict[str, list[DocumentDiff]] = {}
     decisions, feedback, modified, stale = {}, {}, {}, []
+    records: dict[str, ApprovalRequest] = {}
     for diff_id, decision in past.decisions.items():
         diff = past.diffs.get(diff_id)
         if diff is None:
@@ -177,6 +182,8 @@ def restart_state(
             feedback[diff_id] = past.feedback[diff_id]
         if diff_id in past.modified:
             modified[diff_id] = past.modified[diff_id]
+        if diff_id in past.records:
+            records[diff_id] = past.records[diff_id]
     manifest.clauses = stamps
     manifest.restarts += 1
     manifest.stale_decisions = stale
@@ -187,6 +194,7 @@ def restart_state(
         "user_decisions": decisions,
         "user_feedback": feedback,
         "user_modified_text": modified,
+        "decision_records": records,
     }
 
 

@@ -341,6 +341,12 @@ class DocumentDiff(_Model):
     reason: str = Field("", description="Why the change is proposed (becomes the Word comment).")
     risk_level: RiskLevel | None = Field(None, description="Severity of the risk addressed.")
     start_offset: int | None = Field(None, ge=0, description="Offset of original_text, if known.")
+    feedback: str = Field("", description="The reviewer's feedback given with the decision.")
+    edited: bool = Field(
+        False, description="Whether proposed_text is the reviewer's own wording (an edit)."
+    )
+    decided_by: str = Field("", description="Who decided (the reviewer's name); '' if undecided.")
+    decided_at: str | None = Field(None, description="When it was decided (ISO 8601, UTC).")
 
 
 class DiffBatch(_Model):
@@ -535,8 +541,10 @@ class ApprovalRequest(_Model):
     user_modified_text: str | None = Field(
         None, description="Reviewer's own wording to use instead of the proposed text."
     )
+    reviewer: str = Field("", description="Who decided (a name; the OS user by default).")
+    decided_at: str | None = Field(None, description="When it was decided (ISO 8601, UTC).")
 
-    @field_validator("feedback", "user_modified_text")
+    @field_validator("feedback", "user_modified_text", "reviewer")
     @classmethod
     def _writable(cls, value: str | None) -> str | None:
         # typed in a terminal or sent over HTTP: it goes into the Word file as written

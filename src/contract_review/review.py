@@ -13,7 +13,7 @@ import json
 import os
 import shutil
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -34,16 +34,24 @@ from contract_review._lifecycle import (
     restart_state,
 )
 from contract_review.config import Settings, get_settings
+from contract_review.decisions import DecisionLog, default_reviewer, stamped
 from contract_review.documents import load_task_documents
-from contract_review.errors import ApprovalNeeded, ExportError, InputError, one_line
+from contract_review.errors import ExportError, InputError, one_line
 from contract_review.exports.redline_docx import write_redline_docx
 from contract_review.exports.report import write_reports
-from contract_review.graph.builder import build_review_graph, item_keys, review_serde
+from contract_review.graph.builder import (
+    build_review_graph,
+    decided_findings,
+    item_keys,
+    review_serde,
+)
 from contract_review.graph.context import RunContext
 from contract_review.graph.events import EventType, ReviewEvent
 from contract_review.graph.injection import injection_items
 from contract_review.models import (
+    ApprovalRequest,
     ClauseInventory,
+    DiffStatus,
     DocumentFormat,
     DocumentRole,
     DocumentStructure,
@@ -64,6 +72,7 @@ from contract_review.skills.dispatcher import SkillDispatcher
 from contract_review.tasks import (
     OutputLock,
     ReviewOptions,
+    TaskCounts,
     TaskManifest,
     input_digests,
     list_tasks,
@@ -77,13 +86,18 @@ __all__ = [
     "TaskManifest",
     "list_tasks",
     "load_manifest",
+    "pending_redlines",
+    "record_decisions",
     "resume_review",
     "start_review",
 ]
 
 
-AskFn = Callable[[list[dict[str, Any]]], list[dict[str, Any]]]
-"""Interactive approval: pending diffs (JSON) → decisions (ApprovalRequest-shaped dicts)."""
+AskFn = Callable[[list[dict[str, Any]]], Iterable[dict[str, Any]]]
+"""Interactive approval: the undecided diffs (JSON) → decisions (ApprovalRequest-shaped
+dicts). Each decision is recorded as soon as it is yielded, so an asker that yields them one by
+one (a generator) loses none when the person stops half-way; a redline it gives no decision
+stays pending."""
 ProgressFn = Callable[[int, int, str], None]
 """(clauses done, clauses in total, the clause just finished)."""
 EventFn = Callable[[ReviewEvent], None]
@@ -213,8 +227,11 @@ async def start_review(
     progress: ProgressFn | None = None,
     on_event: EventFn | None = None,
     stream_tokens: bool = False,
+    reviewer: str | None = None,
 ) -> TaskManifest:
-    """Run a new review to the end (asking `ask` for decisions when interactive).
+    """Run a new review to the end (asking `ask` for decisions when interactive; without an
+    `ask`, or with the policy 'none', the task stops waiting for decisions, its outputs written
+    as they stand: see `decide`). `reviewer` names who decides (default: the OS user).
 
     LLM mode is on when `settings` name an endpoint (`LLM_BASE_URL`) and `use_react_agent`
     is true; `on_event` then also sees tool calls, and model tokens with `stream_tokens`."""
@@ -232,7 +249,7 @@ async def start_review(
             clauses=clause_stamps(docs),
         )
         state = _initial_state(manifest, docs)
-        hooks = _Hooks(ask, progress, on_event, stream_tokens)
+        hooks = _Hooks(ask, progress, on_event, stream_tokens, reviewer or default_reviewer())
         return await _run(manifest, docs, side, state, settings, hooks)
 
 
@@ -245,6 +262,7 @@ async def resume_review(
     on_event: EventFn | None = None,
     stream_tokens: bool = False,
     restart_changed: bool = False,
+    reviewer: str | None = None,
 ) -> TaskManifest:
     """Continue a task from its last checkpoint (after a crash or an interruption).
 
@@ -273,7 +291,7 @@ async def resume_review(
                 old = await read_thread(build_review_graph(checkpointer=saver), manifest.thread)
             state = restart_state(manifest, docs, old, _initial_state(manifest, docs), changed)
             manifest.inputs = inputs
-        hooks = _Hooks(ask, progress, on_event, stream_tokens)
+        hooks = _Hooks(ask, progress, on_event, stream_tokens, reviewer or default_reviewer())
         return await _run(manifest, docs, side, state, settings, hooks)
 
 
@@ -285,6 +303,7 @@ class _Hooks:
     progress: ProgressFn | None
     on_event: EventFn | None
     stream_tokens: bool
+    reviewer: str
 
 
 async def _run(
@@ -300,7 +319,7 @@ async def _run(
     manifest.mark_running()
     save_manifest(manifest, settings)
     try:
-        result, llm_on = await _run_graph(manifest, docs, side, state, settings, hooks)
+        result, llm_on, waiting = await _run_graph(manifest, docs, side, state, settings, hooks)
         usage = manifest.llm_usage if llm_on else None
         model = settings.llm_model if usage is not None else None
         outputs = _write_outputs(manifest, docs, result, llm_model=model, llm_usage=usage)
@@ -313,19 +332,87 @@ async def _run(
                 f"{manifest.options.out}, the review is saved: resume it to write them again"
             ) from exc
         raise
-    manifest.status, manifest.outputs, manifest.pid = "complete", outputs, None
+    manifest.outputs, manifest.pid = outputs, None
+    manifest.counts = _counts(result, manifest.counts)
+    if waiting:
+        # Not an error: the outputs show the review as it stands, the redlines pending.
+        manifest.status, manifest.waiting = "interrupted", True
+        manifest.reason = f"waiting for decisions on {waiting} redline(s)"
+    else:
+        manifest.status, manifest.reason = "complete", None
     save_manifest(manifest, settings)
     return manifest
 
 
+def _counts(final: dict[str, Any], before: TaskCounts) -> TaskCounts:
+    """Clauses done and redlines by status in a (final or waiting) state."""
+    items = final.get("review_checklist", [])
+    findings = final.get("findings", {})
+    statuses = [d.status for f in findings.values() for d in f.diffs]
+    return TaskCounts(
+        clauses_done=sum(1 for k in item_keys(items) if k in findings),
+        clauses_total=len(items) or before.clauses_total,
+        pending=statuses.count(DiffStatus.PENDING),
+        approved=statuses.count(DiffStatus.APPROVED),
+        rejected=statuses.count(DiffStatus.REJECTED),
+    )
+
+
+async def pending_redlines(
+    task_id: str, settings: Settings | None = None
+) -> list[dict[str, Any]]:
+    """The redlines of a task that wait for a decision (JSON, as an approval round shows them:
+    the diff with its clause and risk), decisions already given left out."""
+    settings = settings or get_settings()
+    manifest = load_manifest(task_id, settings)
+    async with _saver(settings) as saver:
+        graph = build_review_graph(checkpointer=saver, interrupt_before=[])
+        snapshot = await graph.aget_state(_config(manifest.thread, settings, 0))
+    decided = DecisionLog(task_id, settings).load()
+    return [
+        d
+        for intr in snapshot.interrupts
+        for d in _pending_diffs(intr)
+        if d.get("diff_id") not in decided
+    ]
+
+
+def record_decisions(
+    task_id: str,
+    requests: Iterable[ApprovalRequest],
+    pending: Iterable[dict[str, Any]],
+    *,
+    reviewer: str | None = None,
+    settings: Settings | None = None,
+) -> list[ApprovalRequest]:
+    """Record decisions on a task's `pending` redlines (see `pending_redlines`), each stamped
+    with who decided and when. All are checked before any is recorded: a decision on a redline
+    that is not pending is an InputError naming it."""
+    settings = settings or get_settings()
+    requests = list(requests)
+    known = {str(d.get("diff_id")) for d in pending}
+    unknown = [r.diff_id for r in requests if r.diff_id not in known]
+    if unknown:
+        listed = ", ".join(sorted(known)[:8]) or "none"
+        raise InputError(
+            f"review task {task_id} has no pending redline {unknown[0]}"
+            f"{f' (and {len(unknown) - 1} more)' if len(unknown) > 1 else ''}; "
+            f"pending: {listed}"
+        )
+    log = DecisionLog(task_id, settings)
+    who = reviewer or default_reviewer()
+    stamped_requests = [stamped(r, who) for r in requests]
+    for request in stamped_requests:
+        log.record(request)
+    return stamped_requests
+
+
 def _record_end(manifest: TaskManifest, exc: BaseException) -> None:
     """The status of a task whose run ended with `exc`: interrupted when it can simply go on
-    (stopped by the user, or waiting for decisions), failed otherwise."""
+    (stopped by the user), failed otherwise."""
     manifest.pid = None
     if isinstance(exc, KeyboardInterrupt | asyncio.CancelledError):
         manifest.status, manifest.reason = "interrupted", "stopped by the user"
-    elif isinstance(exc, ApprovalNeeded):
-        manifest.status, manifest.reason = "interrupted", "waiting for approval decisions"
     else:
         manifest.status = "failed"
         manifest.reason = redact_secrets(one_line(exc), ())
@@ -338,9 +425,10 @@ async def _run_graph(
     state: dict[str, Any] | None,
     settings: Settings,
     hooks: _Hooks,
-) -> tuple[dict[str, Any], bool]:
-    """The task's final graph state, and whether a model took part."""
-    ask, progress, on_event = hooks.ask, hooks.progress, hooks.on_event
+) -> tuple[dict[str, Any], bool, int]:
+    """The task's final graph state, whether a model took part, and how many redlines wait
+    for a decision (then the state is the review as it stands, decisions so far applied)."""
+    progress, on_event = hooks.progress, hooks.on_event
 
     def send(event: ReviewEvent) -> None:
         if on_event is not None:
@@ -385,7 +473,8 @@ async def _run_graph(
         total = len(items) - len(carried)
         done = 0 if state is not None else int(snapshot.values.get("current_clause_index", 0) or 0)
         if state is None and snapshot.values.get("is_complete"):
-            return dict(snapshot.values), llm is not None
+            return dict(snapshot.values), llm is not None, 0
+        manifest.counts.clauses_total = len(items)
         clause_of: dict[str, str] = {}  # clause_review task id → item key, until saved
         saved_first: set[str] = set()  # saved before the stream told us what they are
 
@@ -398,14 +487,21 @@ async def _run_graph(
             key = clause_of.pop(task_id, None)
             if key is None:
                 saved_first.add(task_id)
-            elif progress is not None:
+            else:
                 done += 1
-                progress(done, total, key)
+                manifest.counts.clauses_done = done + len(carried)
+                save_manifest(manifest, settings)  # `status` shows the clauses done so far
+                if progress is not None:
+                    progress(done, total, key)
 
         report_saved_writes(saver, durable)
+        log = DecisionLog(manifest.task_id, settings)
         payload: Any = state
         if state is None and snapshot.interrupts:
-            payload = Command(resume=_answers(snapshot.interrupts, ask))
+            answers, waiting = _answers(snapshot.interrupts, hooks, log)
+            if waiting:
+                return _waiting_state(snapshot.values, log), llm is not None, waiting
+            payload = Command(resume=answers)
         branches: dict[str, str] = {}  # task id → clause id, for the end events
         while True:
             interrupts: list[Any] = []
@@ -441,8 +537,12 @@ async def _run_graph(
             for intr in interrupts:
                 n = len(_pending_diffs(intr))
                 send(ReviewEvent(type=EventType.INTERRUPT, data={"diffs": n}))
-            payload = Command(resume=_answers(interrupts, ask))
-        return dict((await graph.aget_state(config)).values), llm is not None
+            answers, waiting = _answers(interrupts, hooks, log)
+            if waiting:
+                values = (await graph.aget_state(config)).values
+                return _waiting_state(values, log), llm is not None, waiting
+            payload = Command(resume=answers)
+        return dict((await graph.aget_state(config)).values), llm is not None, 0
 
 
 def _node_event(task: dict[str, Any], branches: dict[str, str]) -> ReviewEvent:
@@ -465,16 +565,53 @@ def _pending_diffs(intr: Any) -> list[dict[str, Any]]:
     return intr.value.get("diffs", []) if isinstance(intr.value, dict) else []
 
 
-def _answers(interrupts: Any, ask: AskFn | None) -> dict[str, Any]:
-    """Decisions for every pending interrupt, keyed by interrupt id."""
+def _answers(interrupts: Any, hooks: _Hooks, log: DecisionLog) -> tuple[dict[str, Any], int]:
+    """Decisions for every pending interrupt, keyed by interrupt id, and how many redlines
+    are still undecided. Decisions come from the task's log first; the rest are asked (each
+    recorded in the log the moment it is given)."""
+    decided = log.load()
     answers: dict[str, Any] = {}
+    waiting = 0
     for intr in interrupts:
-        if ask is None:
-            raise ApprovalNeeded(
-                "this review waits for approval decisions; resume it interactively"
-            )
-        answers[intr.id] = ask(_pending_diffs(intr))
-    return answers
+        diffs = _pending_diffs(intr)
+        ids = {str(d.get("diff_id")) for d in diffs}
+        undecided = [d for d in diffs if d.get("diff_id") not in decided]
+        if undecided and hooks.ask is not None:
+            for raw in hooks.ask(undecided):
+                request = stamped(ApprovalRequest.model_validate(raw), hooks.reviewer)
+                if request.diff_id in ids:
+                    log.record(request)
+                    decided[request.diff_id] = request
+        waiting += sum(1 for i in ids if i not in decided)
+        answers[intr.id] = [decided[i].model_dump(mode="json") for i in ids if i in decided]
+    return answers, waiting
+
+
+def _waiting_state(values: dict[str, Any], log: DecisionLog) -> dict[str, Any]:
+    """A state stopped at an approval round, with the decisions given so far applied: what
+    the outputs of a task waiting for decisions show."""
+    decided = log.load()
+    state = {
+        **values,
+        "user_decisions": {
+            **(values.get("user_decisions") or {}),
+            **{k: r.decision.value for k, r in decided.items()},
+        },
+        "user_feedback": {
+            **(values.get("user_feedback") or {}),
+            **{k: r.feedback for k, r in decided.items() if r.feedback},
+        },
+        "user_modified_text": {
+            **(values.get("user_modified_text") or {}),
+            **{
+                k: r.user_modified_text
+                for k, r in decided.items()
+                if r.user_modified_text is not None
+            },
+        },
+        "decision_records": {**(values.get("decision_records") or {}), **decided},
+    }
+    return {**state, **decided_findings(state)}
 
 
 def _llm_warnings(findings: list[ReviewedClause], llm_on: bool) -> list[str]:

@@ -30,6 +30,7 @@ __all__ = [
     "ClauseStamp",
     "OutputLock",
     "ReviewOptions",
+    "TaskCounts",
     "TaskManifest",
     "TaskStatus",
     "file_digest",
@@ -67,6 +68,23 @@ class ClauseStamp(BaseModel):
     start: int = Field(description="Offset of the clause in the document text.")
 
 
+class TaskCounts(BaseModel):
+    """How far a task got: clauses reviewed, and its redlines by decision."""
+
+    clauses_done: int = Field(0, description="Checklist items reviewed so far.")
+    clauses_total: int = Field(0, description="Checklist items to review.")
+    pending: int = Field(0, description="Redlines waiting for a decision.")
+    approved: int = Field(0, description="Redlines approved (as proposed or edited).")
+    rejected: int = Field(0, description="Redlines rejected.")
+
+    def describe(self) -> str:
+        """One line for people: '12/12 clauses, redlines: 3 pending, 2 approved, 1 rejected'."""
+        return (
+            f"{self.clauses_done}/{self.clauses_total} clauses, redlines: {self.pending} "
+            f"pending, {self.approved} approved, {self.rejected} rejected"
+        )
+
+
 class TaskManifest(BaseModel):
     """A task on disk."""
 
@@ -96,6 +114,12 @@ class TaskManifest(BaseModel):
         description="Decisions the last restart could not keep (their words are gone).",
     )
     outputs: dict[str, str] = Field(default_factory=dict, description="Output files by kind.")
+    counts: TaskCounts = Field(
+        default_factory=TaskCounts, description="Clauses done and redlines by decision."
+    )
+    waiting: bool = Field(
+        False, description="Whether the task stopped to wait for decisions on its redlines."
+    )
     llm_usage: TokenUsage | None = Field(
         None, description="Model calls and tokens of all runs of the task so far."
     )
@@ -107,7 +131,7 @@ class TaskManifest(BaseModel):
 
     def mark_running(self) -> None:
         """Record that this process now runs the task (no reason, no outputs yet)."""
-        self.status, self.reason, self.outputs = "running", None, {}
+        self.status, self.reason, self.outputs, self.waiting = "running", None, {}, False
         self.pid, self.host, self.process_start = _this_process()
 
     def current_status(self) -> TaskStatus:
@@ -122,6 +146,15 @@ class TaskManifest(BaseModel):
         if status == "interrupted" and self.status == "running":
             return "interrupted (its process is gone; resume it)"
         return f"{status} ({self.reason})" if self.reason else status
+
+    def next_step(self) -> str | None:
+        """The command that carries the task on, or None when it is complete or running."""
+        status = self.current_status()
+        if status in ("complete", "running"):
+            return None
+        if self.waiting:
+            return f"contract-review approve {self.task_id}"
+        return f"contract-review resume {self.task_id}"
 
 
 def _process_start(pid: int) -> str | None:

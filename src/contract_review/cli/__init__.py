@@ -425,52 +425,74 @@ class ApprovalMode(StrEnum):
     NONE = "none"
 
 
-def _ask_in_terminal(diffs: list[dict[str, object]]) -> list[dict[str, object]]:
-    """Show each proposed redline and ask: approve, reject (with feedback), edit or skip."""
-    console = Console(highlight=False)
-    answers: list[dict[str, object]] = []
-    for d in diffs:
-        console.rule(
-            f"[bold]Clause {escape(str(d['clause_id']))}[/]  {escape(str(d.get('risk_level') or ''))}"
+class _TerminalAsk:
+    """Asks at the terminal, redline by redline: approve, reject (with feedback), edit or
+    skip (decide later). Each answer is handed back as soon as it is given (and recorded by
+    the engine before the next question); the live progress is paused while asking."""
+
+    def __init__(self, progress: _Progress | None = None) -> None:
+        self.progress = progress
+
+    def __call__(self, diffs: list[dict[str, object]]) -> Iterator[dict[str, object]]:
+        if self.progress is not None:
+            self.progress.pause()
+        console = Console(highlight=False)
+        try:
+            for n, d in enumerate(diffs, 1):
+                _show_redline(console, d, n, len(diffs))
+                answer = _prompt_decision(d)
+                if answer is not None:
+                    yield answer
+        except typer.Abort:  # Ctrl-C or end of input at a prompt
+            raise KeyboardInterrupt from None
+        finally:
+            if self.progress is not None:
+                self.progress.resume()
+
+
+def _show_redline(console: Console, d: dict[str, object], n: int, total: int) -> None:
+    """One redline in its sentence, with its risk and reason."""
+    console.rule(
+        f"[bold]Redline {n}/{total} · clause {escape(str(d['clause_id']))}[/]  "
+        f"{escape(str(d.get('risk_level') or ''))}"
+    )
+    if d.get("clause_title"):
+        console.print(f"[bold]{escape(str(d['clause_title']))}[/]")
+    clause_text = str(d.get("clause_text", ""))
+    original, proposed = str(d["original_text"]), str(d["proposed_text"])
+    at = clause_text.find(original) if original else -1
+    if at >= 0:
+        # The redline in its sentence: context, deletion in red, insertion in green.
+        before = clause_text[max(0, at - 160) : at]
+        after = clause_text[at + len(original) : at + len(original) + 160]
+        removed = (
+            escape(original)
+            if d.get("action_type") == "insert"
+            else f"[red strike]{escape(original)}[/]"
         )
-        if d.get("clause_title"):
-            console.print(f"[bold]{escape(str(d['clause_title']))}[/]")
-        clause_text = str(d.get("clause_text", ""))
-        original, proposed = str(d["original_text"]), str(d["proposed_text"])
-        at = clause_text.find(original) if original else -1
-        if at >= 0:
-            # The redline in its sentence: context, deletion in red, insertion in green.
-            before = clause_text[max(0, at - 160) : at]
-            after = clause_text[at + len(original) : at + len(original) + 160]
-            removed = (
-                escape(original)
-                if d.get("action_type") == "insert"
-                else f"[red strike]{escape(original)}[/]"
-            )
-            console.print(
-                f"…{escape(before)}{removed}[green underline]{escape(proposed)}[/]{escape(after)}…"
-            )
-        else:
-            console.print(
-                f"[red strike]{escape(original)}[/] [green underline]{escape(proposed)}[/]"
-            )
-        if d.get("risk_description"):
-            console.print(f"[yellow]Risk:[/] {escape(str(d['risk_description']))}")
+        console.print(
+            f"…{escape(before)}{removed}[green underline]{escape(proposed)}[/]{escape(after)}…"
+        )
+    else:
+        console.print(f"[red strike]{escape(original)}[/] [green underline]{escape(proposed)}[/]")
+    if d.get("risk_description"):
+        console.print(f"[yellow]Risk:[/] {escape(str(d['risk_description']))}")
+    if d.get("reason"):
         console.print(f"[dim]Why:[/] {escape(str(d.get('reason', '')))}")
-        choice = typer.prompt("[a]pprove / [r]eject / [e]dit / [s]kip", default="a").strip().lower()
-        if choice.startswith("r"):
-            feedback = typer.prompt("Feedback for a redraft (empty: none)", default="")
-            answers.append({"diff_id": d["diff_id"], "decision": "reject", "feedback": feedback})
-        elif choice.startswith("e"):
-            text = typer.prompt("Your wording", default=str(d["proposed_text"]))
-            answers.append(
-                {"diff_id": d["diff_id"], "decision": "approve", "user_modified_text": text}
-            )
-        elif choice.startswith("s"):
-            continue
-        else:
-            answers.append({"diff_id": d["diff_id"], "decision": "approve"})
-    return answers
+
+
+def _prompt_decision(d: dict[str, object]) -> dict[str, object] | None:
+    """The reviewer's decision on one redline, or None to decide it later."""
+    choice = typer.prompt("[a]pprove / [r]eject / [e]dit / [s]kip", default="a").strip().lower()
+    if choice.startswith("r"):
+        feedback = typer.prompt("Feedback for a redraft (empty: none)", default="")
+        return {"diff_id": d["diff_id"], "decision": "reject", "feedback": feedback}
+    if choice.startswith("e"):
+        text = typer.prompt("Your wording", default=str(d["proposed_text"]))
+        return {"diff_id": d["diff_id"], "decision": "approve", "user_modified_text": text}
+    if choice.startswith("s"):
+        return None
+    return {"diff_id": d["diff_id"], "decision": "approve"}
 
 
 class _Progress:
@@ -493,6 +515,14 @@ class _Progress:
 
     def __exit__(self, *exc: object) -> None:
         self.bar.stop()
+
+    def pause(self) -> None:
+        """Stop drawing (a question is being asked)."""
+        self.bar.stop()
+
+    def resume(self) -> None:
+        """Draw again."""
+        self.bar.start()
 
     def __call__(self, done: int, total: int, clause: str) -> None:
         if self.task is None:
@@ -541,6 +571,7 @@ _VERBOSE_HELP = "Print what the review does, live: nodes, tool calls, clause res
 
 def _report_task(manifest: TaskManifest) -> None:
     _err.print(f"review {manifest.task_id}: {manifest.describe_status()}", markup=False)
+    _err.print(f"  {manifest.counts.describe()}", markup=False)
     usage = manifest.llm_usage
     if usage is not None:
         _err.print(
@@ -550,6 +581,26 @@ def _report_task(manifest: TaskManifest) -> None:
         )
     for kind, path in manifest.outputs.items():
         _err.print(f"  {kind:5s} {path}", markup=False)
+    step = manifest.next_step()
+    if step:
+        _err.print(f"  next: {step}", markup=False)
+
+
+@contextmanager
+def _stopped_by_user() -> Iterator[None]:
+    """Ctrl-C: say that nothing decided is lost and how to carry on (exit 130)."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        from contract_review.tasks import list_tasks
+
+        tasks = [t for t in list_tasks() if t.current_status() == "interrupted"]
+        hint = f": {tasks[0].next_step()}" if tasks and tasks[0].next_step() else ""
+        _err.print(f"stopped; the decisions given are kept — carry on with{hint}", markup=False)
+        raise typer.Exit(130) from None
+
+
+_REVIEWER_HELP = "Who decides (recorded with each decision); default: the OS user."
 
 
 @app.command()
@@ -573,9 +624,13 @@ def review(
         ApprovalMode, typer.Option(help="Approval of redlines.")
     ] = ApprovalMode.INTERACTIVE,
     out: Annotated[Path, typer.Option(help="Output folder.")] = Path("out"),
+    reviewer: Annotated[str | None, typer.Option(help=_REVIEWER_HELP)] = None,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help=_VERBOSE_HELP)] = False,
 ) -> None:
-    """Review a contract: risks from your side, redlines, report and a redlined .docx."""
+    """Review a contract: risks from your side, redlines, report and a redlined .docx.
+
+    --approve interactive asks redline by redline (skip: decide later); none leaves every
+    redline pending for `contract-review approve TASK_ID`; all approves them."""
     from contract_review.parties import PartyNotFound, PartyRequired
     from contract_review.review import ReviewOptions, start_review
 
@@ -597,14 +652,17 @@ def review(
         )
         while True:
             try:
-                with _live_output(verbose) as (progress, printer):
+                with _stopped_by_user(), _live_output(verbose) as (progress, printer):
                     manifest = asyncio.run(
                         start_review(
                             options,
-                            ask=_ask_in_terminal,
+                            ask=_TerminalAsk(progress)
+                            if approve is ApprovalMode.INTERACTIVE
+                            else None,
                             progress=progress,
                             on_event=printer,
                             stream_tokens=verbose,
+                            reviewer=reviewer,
                         )
                     )
                 break
@@ -646,20 +704,62 @@ def resume(
             "again, keep the rest and the decisions whose words are still there.",
         ),
     ] = False,
+    reviewer: Annotated[str | None, typer.Option(help=_REVIEWER_HELP)] = None,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help=_VERBOSE_HELP)] = False,
 ) -> None:
     """Continue an interrupted review (finished clauses and given decisions are kept)."""
-    from contract_review.review import resume_review
+    from contract_review.service import ReviewService
 
-    with user_errors(), _live_output(verbose) as (progress, printer):
+    with user_errors(), _stopped_by_user(), _live_output(verbose) as (progress, printer):
         manifest = asyncio.run(
-            resume_review(
+            ReviewService().resume(
                 task_id,
-                ask=_ask_in_terminal,
+                ask=_TerminalAsk(progress),
                 progress=progress,
                 on_event=printer,
                 stream_tokens=verbose,
                 restart_changed=restart_changed,
+                reviewer=reviewer,
+            )
+        )
+    _report_task(manifest)
+
+
+@app.command()
+def approve(
+    task_id: Annotated[str, typer.Argument(help="Task id (see 'list').")],
+    decisions: Annotated[
+        Path | None,
+        typer.Option(
+            help="JSON or CSV of decisions: diff_id, decision (approve, reject, edit), "
+            "feedback or text. Without it, each pending redline is asked here."
+        ),
+    ] = None,
+    reviewer: Annotated[str | None, typer.Option(help=_REVIEWER_HELP)] = None,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help=_VERBOSE_HELP)] = False,
+) -> None:
+    """Decide a review's pending redlines — at the terminal, or from a file — then write its
+    outputs again (a rejection with feedback is redrafted and asked about in turn)."""
+    from contract_review.decisions import read_decisions_file
+    from contract_review.service import ReviewService
+
+    service = ReviewService()
+    with user_errors():
+        manifest = service.status(task_id)
+        if manifest.current_status() == "complete":
+            raise InputError(f"review task {task_id} is complete: no redline waits for a decision")
+        if decisions is not None:
+            requests = read_decisions_file(decisions)  # every problem before any is recorded
+            asyncio.run(service.decide(task_id, requests, reviewer=reviewer))
+    with user_errors(), _stopped_by_user(), _live_output(verbose) as (progress, printer):
+        manifest = asyncio.run(
+            service.resume(
+                task_id,
+                ask=None if decisions is not None else _TerminalAsk(progress),
+                progress=progress,
+                on_event=printer,
+                stream_tokens=verbose,
+                reviewer=reviewer,
             )
         )
     _report_task(manifest)
@@ -667,7 +767,7 @@ def resume(
 
 @app.command()
 def status(task_id: Annotated[str, typer.Argument(help="Task id.")]) -> None:
-    """Where a review stands."""
+    """Where a review stands: status, clauses done, redlines by decision, outputs, next step."""
     from contract_review.tasks import load_manifest
 
     with user_errors():
@@ -677,12 +777,16 @@ def status(task_id: Annotated[str, typer.Argument(help="Task id.")]) -> None:
 
 @app.command("list")
 def list_reviews() -> None:
-    """The reviews run from this folder, newest first."""
+    """The reviews run from this folder, newest first, with how far each got."""
     from contract_review.tasks import list_tasks
 
     problems: list[str] = []
     for m in list_tasks(problems=problems):
-        sys.stdout.write(f"{m.task_id}  {m.current_status():11s} {m.options.file}\n")
+        step = m.next_step()
+        sys.stdout.write(
+            f"{m.task_id}  {m.current_status():11s} {m.counts.describe()}  {m.options.file}"
+            f"{f'  → {step}' if step else ''}\n"
+        )
     for problem in problems:
         _err.print(f"warning: {problem}", markup=False, highlight=False, soft_wrap=True)
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -169,33 +169,37 @@ class _ParentNodes:
     async def human_approval(
         self, state: ReviewGraphState, runtime: Runtime[RunContext]
     ) -> dict[str, Any]:
-        """Decisions on the pending diffs: from `interrupt()` (interactive), a policy, or the
+        """Decisions on the pending diffs: from `interrupt()` (a person decides: policies
+        'interactive' and 'none', the latter deciding later), the policy 'all', or the
         `user_decisions` given through `update_state` (SPEC-4)."""
         pending = state.get("pending_diffs", [])
         policy = state.get("approval_policy", "state")
         decisions = dict(state.get("user_decisions") or {})
         feedback = dict(state.get("user_feedback") or {})
         modified = dict(state.get("user_modified_text") or {})
+        records = dict(state.get("decision_records") or {})
         undecided = [d for d in pending if d.diff_id not in decisions]
-        if undecided and policy == "interactive":
+        if undecided and policy in ("interactive", "none"):
             structure = self.context(state, runtime).primary
             payload = _approval_payload(state, structure, undecided)
             answer = interrupt({"type": "approval", "diffs": payload})
             for req in _approval_requests(answer):
                 decisions[req.diff_id] = req.decision.value
+                records[req.diff_id] = req
                 if req.feedback:
                     feedback[req.diff_id] = req.feedback
                 if req.user_modified_text is not None:
                     modified[req.diff_id] = req.user_modified_text
-        elif policy in ("all", "none"):
+        elif policy == "all":
             for d in pending:
-                if policy == "all" and has_placeholder(d.proposed_text):
+                if has_placeholder(d.proposed_text):
                     continue  # a blank to fill is the lawyer's: it stays pending
-                decisions.setdefault(d.diff_id, "approve" if policy == "all" else "reject")
+                decisions.setdefault(d.diff_id, "approve")
         return {
             "user_decisions": decisions,
             "user_feedback": feedback,
             "user_modified_text": modified,
+            "decision_records": records,
         }
 
 
@@ -380,12 +384,22 @@ class _Redraft:
 
 
 async def node_save_clause(state: ReviewGraphState) -> dict[str, Any]:
-    """Apply the decisions to every diff; collect risks and approved diffs in checklist order.
+    """Apply the decisions to every diff; collect risks and approved diffs in checklist order."""
+    return decided_findings(state)
 
-    An undecided diff counts as approved (SPEC-4) unless the policy is 'none'."""
+
+def decided_findings(state: Mapping[str, Any]) -> dict[str, Any]:
+    """`findings` with the decisions applied to their diffs (status, the reviewer's wording,
+    feedback, who decided and when), and the risks and approved diffs in checklist order.
+
+    An undecided diff counts as approved (SPEC-4) when decisions come through the state or
+    every redline is approved ('all'); when a person decides ('interactive', 'none') it stays
+    pending. Also used for the outputs of a review still waiting for decisions."""
     decisions = state.get("user_decisions") or {}
     modified = state.get("user_modified_text") or {}
-    default = "reject" if state.get("approval_policy") == "none" else "approve"
+    feedback = state.get("user_feedback") or {}
+    records: Mapping[str, ApprovalRequest] = state.get("decision_records") or {}
+    person = state.get("approval_policy") in ("interactive", "none")
     findings = dict(state.get("findings", {}))
     all_risks: list[RiskPoint] = []
     all_diffs: list[DocumentDiff] = []
@@ -395,7 +409,7 @@ async def node_save_clause(state: ReviewGraphState) -> dict[str, Any]:
             continue
         diffs = []
         for d in f.diffs:
-            undecided = default if d.status is DiffStatus.PENDING else ""
+            undecided = "approve" if d.status is DiffStatus.PENDING and not person else ""
             if undecided == "approve" and has_placeholder(d.proposed_text):
                 undecided = ""  # never approved by default: a lawyer fills the blank
             decision = decisions.get(d.diff_id, undecided)
@@ -404,8 +418,15 @@ async def node_save_clause(state: ReviewGraphState) -> dict[str, Any]:
                 update["status"] = DiffStatus.APPROVED
                 if d.diff_id in modified:
                     update["proposed_text"] = modified[d.diff_id]
+                    update["edited"] = modified[d.diff_id] != d.proposed_text
             elif decision == "reject":
                 update["status"] = DiffStatus.REJECTED
+            if d.diff_id in feedback:
+                update["feedback"] = feedback[d.diff_id]
+            record = records.get(d.diff_id)
+            if record is not None:
+                update["decided_by"] = record.reviewer
+                update["decided_at"] = record.decided_at
             diffs.append(d.model_copy(update=update) if update else d)
         findings[key] = f.model_copy(update={"diffs": diffs})
         all_risks.extend(f.risks)

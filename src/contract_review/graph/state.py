@@ -10,6 +10,7 @@ from typing_extensions import TypedDict
 from contract_review.models import (
     ActionRecommendation,
     AgentRunInfo,
+    ApprovalRequest,
     ClauseFindings,
     DocumentDiff,
     DocumentStructure,
@@ -43,7 +44,8 @@ class ReviewGraphState(TypedDict, total=False):
     domain_subtype: str | None
     approval_policy: str
     """'state' (decisions come from user_decisions, default approve), 'interactive'
-    (interrupt() asks), 'all' (approve everything) or 'none' (reject everything)."""
+    (interrupt() asks now), 'none' (interrupt() waits for decisions given later) or 'all'
+    (approve everything)."""
 
     # documents
     documents: list[TaskDocument]
@@ -78,6 +80,8 @@ class ReviewGraphState(TypedDict, total=False):
     user_decisions: dict[str, str]
     user_feedback: dict[str, str]
     user_modified_text: dict[str, str]
+    decision_records: dict[str, ApprovalRequest]
+    """Each decision as given (who decided and when), by diff id."""
     redrafted: bool
 
     # results

@@ -1,0 +1,80 @@
+"""The task service: the operations on review tasks that every interface calls.
+
+Start a review, see what waits for a decision, decide (one redline or many, each recorded the
+moment it is given), carry a task on, read where it stands and its outputs. The command line
+calls these; the web app calls the same ones. Nothing here talks to a terminal or to HTTP.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from contract_review.config import Settings, get_settings
+from contract_review.errors import InputError
+from contract_review.models import ApprovalRequest
+from contract_review.tasks import ReviewOptions, TaskManifest, list_tasks, load_manifest
+
+__all__ = ["ReviewService"]
+
+
+class ReviewService:
+    """Review tasks under one set of settings (state folder, checkpoints, limits)."""
+
+    def __init__(self, settings: Settings | None = None) -> None:
+        """A service on `settings` (default: from the environment)."""
+        self.settings = settings or get_settings()
+
+    async def start(self, options: ReviewOptions, **hooks: Any) -> TaskManifest:
+        """Run a new review (see `contract_review.review.start_review` for the hooks: ask,
+        progress, on_event, stream_tokens, reviewer)."""
+        from contract_review.review import start_review
+
+        return await start_review(options, settings=self.settings, **hooks)
+
+    async def resume(self, task_id: str, **hooks: Any) -> TaskManifest:
+        """Carry a task on from its checkpoint: unfinished clauses, then the approval rounds
+        with the decisions given so far (see `contract_review.review.resume_review`)."""
+        from contract_review.review import resume_review
+
+        self._not_running(task_id)
+        return await resume_review(task_id, settings=self.settings, **hooks)
+
+    async def pending(self, task_id: str) -> list[dict[str, Any]]:
+        """The task's redlines waiting for a decision (each with its clause and risk)."""
+        from contract_review.review import pending_redlines
+
+        return await pending_redlines(task_id, self.settings)
+
+    async def decide(
+        self, task_id: str, requests: Iterable[ApprovalRequest], *, reviewer: str | None = None
+    ) -> list[ApprovalRequest]:
+        """Record decisions on pending redlines (all checked first, then each written to the
+        task's decision log); `resume` then applies them."""
+        from contract_review.review import record_decisions
+
+        manifest = self._not_running(task_id)
+        if manifest.current_status() == "complete":
+            raise InputError(f"review task {task_id} is complete: no redline waits for a decision")
+        pending = await self.pending(task_id)
+        return record_decisions(
+            task_id, requests, pending, reviewer=reviewer, settings=self.settings
+        )
+
+    def status(self, task_id: str) -> TaskManifest:
+        """Where a task stands (status, counts, outputs, the command that carries it on)."""
+        return load_manifest(task_id, self.settings)
+
+    def tasks(self, problems: list[str] | None = None) -> list[TaskManifest]:
+        """Every task, newest first (unreadable manifests reported in `problems`)."""
+        return list_tasks(self.settings, problems)
+
+    def outputs(self, task_id: str) -> dict[str, str]:
+        """The output files of a task by kind (report, redline, … ), as last written."""
+        return dict(load_manifest(task_id, self.settings).outputs)
+
+    def _not_running(self, task_id: str) -> TaskManifest:
+        manifest = load_manifest(task_id, self.settings)
+        if manifest.current_status() == "running":
+            raise InputError(f"review task {task_id} is still running (process {manifest.pid})")
+        return manifest
