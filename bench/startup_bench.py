@@ -1,7 +1,7 @@
 """Start-up benchmark: wall time of `contract-review --help` and of `parse` on a text sample,
 and the slowest imports of the CLI module (`python -X importtime`).
 
-    .venv/bin/python bench/startup_bench.py [--runs 7]
+    .venv/bin/python bench/startup_bench.py [--runs 10]
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def _import_times(module: str, top: int) -> tuple[float, list[tuple[float, str]]
 def main() -> None:
     """Print the figures."""
     ap = argparse.ArgumentParser()
-    ap.add_argument("--runs", type=int, default=7)
+    ap.add_argument("--runs", type=int, default=10)
     args = ap.parse_args()
     for label, argv in (("--help", ["--help"]), ("parse (txt)", ["parse", str(SAMPLE)])):
         median, best = _wall(argv, args.runs)

@@ -118,7 +118,7 @@ def test_skills_run_user_errors_exit_2() -> None:
     for argv in cases:
         result = runner.invoke(app, argv)
         assert result.exit_code == 2, (argv, result.output)
-        assert "error:" in result.output
+        assert "error" in result.output.lower()  # a bad --domain is a usage error of the parser
 
 
 def test_checklist_json_carries_topics_offsets_and_text() -> None:

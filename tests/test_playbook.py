@@ -278,9 +278,9 @@ def test_a_term_against_the_other_side_is_reported_as_favourable(
     terms = [t for c in found["clauses"] for t in c["findings"]["favourable"]]
     assert [t["position_id"] for t in terms] == ["late_payment_interest"]
     report = (out / "report.md").read_text(encoding="utf-8")
-    assert "## Favourable to us" in report
-    assert "one per cent (1%) per month" in report.split("## Favourable to us")[1]
-    assert "Favourable to us" in (out / "report.html").read_text(encoding="utf-8")
+    assert "## Terms in our favour" in report
+    assert "one per cent (1%) per month" in report.split("## Terms in our favour")[1]
+    assert 'id="favourable"' in (out / "report.html").read_text(encoding="utf-8")
 
 
 def _missing(tmp_path: Path, party: str) -> dict[str, dict[str, object]]:

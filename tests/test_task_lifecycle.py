@@ -130,7 +130,7 @@ def test_a_failed_export_writes_nothing_and_the_task_resumes(
     def broken(*args: Any, **kwargs: Any) -> None:
         raise ValueError("All strings must be XML compatible")
 
-    monkeypatch.setattr("contract_review.review.write_redline_docx", broken)
+    monkeypatch.setattr("contract_review.exports.outputs.write_redline_docx", broken)
     result = _review(SUPPLY, out)
     assert result.exit_code == 1
     assert "redline.docx could not be written: All strings must be XML compatible" in (

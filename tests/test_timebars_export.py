@@ -29,8 +29,9 @@ def test_ics_events(tmp_path: Path) -> None:
     assert len(events) == n
     notice = next(e for e in events if "20.1(a)" in str(e.get("summary")))
     assert str(notice.get("summary")) == (
-        "[Desal] Sub-Clause 20.1(a): Contractor send the Employer a written notice "
-        "identifying the relevant event or (28 days)"
+        "[Desal] Sub-Clause 20.1(a): The Contractor shall send the Employer a written notice "
+        "identifying the relevant event or circumstance promptly, and not later than 28 days "
+        "after the Contractor first knew, or with reasonable diligence would have known, of it."
     )
     assert notice.decoded("dtstart") == date(2025, 1, 31)
     assert notice.decoded("dtend") == date(2025, 2, 1)
@@ -70,9 +71,14 @@ def test_csv_round_trip(tmp_path: Path) -> None:
         "period": "28",
         "unit": "days",
         "trigger": "其知道或者应当知道相关事件之日起",
+        "due": "其知道或者应当知道相关事件之日起28天内",
         "deadline": "2025-01-29",
         "consequence": "time_bar",
+        "summary": "第15.1条：乙方主张追加付款或延长工期的，应自其知道或者应当知道相关事件之日起28天内"
+        "书面通知监理人，说明事件经过及主张依据；超过该期限未通知的，乙方无权再就该事件主张追加付款"
+        "或延长工期。",
         "quote": "28天内",
+        "replaces": "",
     }
 
 

@@ -58,6 +58,11 @@ class Settings(BaseSettings):
     )
 
     # --- reviews ---
+    redline_author: str = Field(
+        "",
+        description="Name on the Word file's tracked changes and comments (REDLINE_AUTHOR); "
+        "default: the reviewer, else the OS user.",
+    )
     state_dir: Path = Field(
         Path(".contract-review"),
         description="Where reviews keep their checkpoints (SQLite) and task manifests.",

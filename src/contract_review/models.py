@@ -241,6 +241,12 @@ class TaskDocument(_Model):
     filename: str = Field(description="Original file name.")
     content: LoadedText | None = Field(None, description="Text read from the file.")
     structure: DocumentStructure | None = Field(None, description="Parsed clause structure.")
+    derived_from_supplement: bool = Field(
+        False,
+        description="Whether the domain made this document from the supplement and the "
+        "baseline (FIDIC: the conditions in force, merged from GC + PC): the supplement is "
+        "then the document negotiated, and the Word output marks it up.",
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -562,6 +568,7 @@ class ReviewedClause(_Model):
     item: ReviewChecklistItem = Field(description="The checklist item reviewed.")
     clause_title: str = Field("", description="Title of the clause.")
     clause_text: str = Field("", description="The clause text as reviewed (verbatim).")
+    start_offset: int = Field(0, ge=0, description="Offset of the clause in the document text.")
     findings: ClauseFindings = Field(description="Risks, redlines (with status), deviations.")
 
 

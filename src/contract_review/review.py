@@ -37,8 +37,7 @@ from contract_review.config import Settings, get_settings
 from contract_review.decisions import DecisionLog, default_reviewer, stamped
 from contract_review.documents import load_task_documents
 from contract_review.errors import ExportError, InputError, one_line
-from contract_review.exports.redline_docx import write_redline_docx
-from contract_review.exports.report import write_reports
+from contract_review.exports.outputs import ExportSettings, write_all
 from contract_review.graph.builder import (
     build_review_graph,
     decided_findings,
@@ -52,10 +51,8 @@ from contract_review.models import (
     ApprovalRequest,
     ClauseInventory,
     DiffStatus,
-    DocumentFormat,
     DocumentRole,
     DocumentStructure,
-    LoadedText,
     ReviewChecklistItem,
     ReviewedClause,
     ReviewResult,
@@ -126,6 +123,10 @@ def _documents(options: ReviewOptions) -> list[TaskDocument]:
     into the conditions in force); a bad file or playbook fails here, before any work."""
     load_builtin_plugins()
     plugin = require_plugin(options.domain)
+    if options.criteria is not None:
+        if not options.criteria.is_file():
+            raise InputError(f"{options.criteria}: file not found")
+        load_playbook(options.criteria)  # PlaybookError (an InputError): one line, exit 2
     docs = load_task_documents(
         options.file,
         baseline=options.baseline,
@@ -133,10 +134,6 @@ def _documents(options: ReviewOptions) -> list[TaskDocument]:
         references=options.references,
         parser_config=plugin.parser_config,
     )
-    if options.criteria is not None:
-        if not options.criteria.is_file():
-            raise InputError(f"{options.criteria}: file not found")
-        load_playbook(options.criteria)  # PlaybookError (an InputError): one line, exit 2
     if plugin.prepare_documents is not None:
         docs = plugin.prepare_documents(docs, plugin.parser_config)
     return docs
@@ -236,6 +233,7 @@ async def start_review(
     LLM mode is on when `settings` name an endpoint (`LLM_BASE_URL`) and `use_react_agent`
     is true; `on_event` then also sees tool calls, and model tokens with `stream_tokens`."""
     settings = settings or get_settings()
+    options.check()  # a bad option stops here, before any document is read
     inputs = input_digests(options)  # before reading: what is reviewed is what was hashed
     docs = _documents(options)
     side = _our_side(options, docs)  # no party, or none of the contract's: stop before any task
@@ -358,9 +356,7 @@ def _counts(final: dict[str, Any], before: TaskCounts) -> TaskCounts:
     )
 
 
-async def pending_redlines(
-    task_id: str, settings: Settings | None = None
-) -> list[dict[str, Any]]:
+async def pending_redlines(task_id: str, settings: Settings | None = None) -> list[dict[str, Any]]:
     """The redlines of a task that wait for a decision (JSON, as an approval round shows them:
     the diff with its clause and risk), decisions already given left out."""
     settings = settings or get_settings()
@@ -665,6 +661,7 @@ def _write_outputs(
                 item=item,
                 clause_title=node.title if node else "",
                 clause_text=node.text if node else "",
+                start_offset=node.start_offset if node else 0,
                 findings=findings[key],
             )
         )
@@ -698,7 +695,7 @@ def _write_outputs(
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
     try:
-        staged = _export(result, content, final, options, manifest.task_id, staging)
+        staged = _export(result, docs, final, manifest, staging)
         for path in staged.values():
             os.replace(path, out / path.name)
     finally:
@@ -709,28 +706,44 @@ def _write_outputs(
 
 def _export(
     result: ReviewResult,
-    content: LoadedText | None,
+    docs: list[TaskDocument],
     final: dict[str, Any],
-    options: ReviewOptions,
-    task_id: str,
+    manifest: TaskManifest,
     folder: Path,
 ) -> dict[str, Path]:
     """Every output of a review, written into `folder`; an ExportError names the one that
     failed and why."""
-    try:
-        paths = dict(write_reports(result, folder))
-    except (OSError, ValueError) as exc:
-        raise ExportError(f"the reports could not be written: {one_line(exc)}") from exc
-    if content is not None:
-        # Redline the user's own Word file; a text or a derived document gets a new one.
-        source = options.file if content.format is DocumentFormat.DOCX else None
-        paths["docx"] = folder / "redline.docx"
-        try:
-            write_redline_docx(
-                content, final.get("all_diffs", []), paths["docx"], source_docx=source
-            )
-        except (OSError, ValueError) as exc:
-            raise ExportError(f"redline.docx could not be written: {one_line(exc)}") from exc
+    options = manifest.options
+    settings = get_settings()
+    plugin = require_plugin(options.domain)
+    facts = ReviewContext(
+        task_id=manifest.task_id,
+        our_party=result.our_party,
+        language=result.language,
+        domain_id=options.domain,
+        domain_subtype=options.subtype,
+        criteria_path=str(options.criteria) if options.criteria else None,
+    ).with_baselines(plugin)
+    negotiated = options.supplement if docs and docs[0].derived_from_supplement else None
+    export = ExportSettings(
+        author=options.author or settings.redline_author or _last_reviewer(final),
+        comments=options.comments,
+        positions=facts.positions,
+        playbook_name=plugin.playbook.name if plugin.playbook else "",
+        user_playbook=options.criteria.name if options.criteria else None,
+        # the user's own Word file is marked up; a text or a derived document gets a new one
+        source_docx=negotiated or options.file,
+        has_baseline=not plugin.standard_form or any(d.role is DocumentRole.BASELINE for d in docs),
+    )
+    paths = write_all(result, docs, final.get("all_diffs", []), export, folder)
     paths["task"] = folder / "task.json"
-    paths["task"].write_text(json.dumps({"task_id": task_id}, indent=2))
+    paths["task"].write_text(json.dumps({"task_id": manifest.task_id}, indent=2))
     return paths
+
+
+def _last_reviewer(final: dict[str, Any]) -> str:
+    """Who gave the latest decision, else the OS user."""
+    records = final.get("decision_records") or {}
+    named = [r for r in records.values() if r.reviewer]
+    latest = max(named, key=lambda r: r.decided_at or "", default=None)
+    return latest.reviewer if latest is not None else default_reviewer()

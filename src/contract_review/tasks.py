@@ -23,6 +23,7 @@ from typing import Literal
 from pydantic import BaseModel, Field, ValidationError
 
 from contract_review.config import Settings, get_settings
+from contract_review.domains import check_domain
 from contract_review.errors import InputError, one_line
 from contract_review.models import TokenUsage
 
@@ -33,6 +34,7 @@ __all__ = [
     "TaskCounts",
     "TaskManifest",
     "TaskStatus",
+    "check_output_folder",
     "file_digest",
     "input_digests",
     "list_tasks",
@@ -59,6 +61,47 @@ class ReviewOptions(BaseModel):
     criteria: Path | None = Field(None, description="Review playbook.")
     approve: Approval = Field("interactive", description="Approval policy.")
     out: Path = Field(Path("out"), description="Output folder.")
+    author: str | None = Field(
+        None, description="Name on the Word file's changes and comments (default: settings)."
+    )
+    comments: Literal["all", "medium", "high"] = Field(
+        "medium", description="Issues with a Word comment: all, medium and high, or high only."
+    )
+
+    def check(self) -> None:
+        """An InputError naming the first option that cannot work — a missing file, a
+        subtype of another domain, an output folder that is a file or cannot be written —
+        before any document is read (and so before any work is done)."""
+        named = [("contract", self.file), ("--baseline", self.baseline)]
+        named += [("--supplement", self.supplement), ("--criteria", self.criteria)]
+        named += [("--reference", path) for path in self.references]
+        for option, path in named:
+            if path is not None and not path.is_file():
+                what = "is a folder, not a file" if path.is_dir() else "file not found"
+                raise InputError(f"{option} {path}: {what}")
+        check_domain(self.domain, self.subtype)
+        check_output_folder(self.out)
+
+
+def check_output_folder(folder: Path) -> None:
+    """An InputError unless `folder` is a folder we can write files into, or could be made
+    one (nothing is created here: a review that stops before any work leaves no trace)."""
+    if folder.exists() and not folder.is_dir():
+        raise InputError(f"--out {folder} is a file, not a folder")
+    if folder.is_dir():
+        try:
+            with tempfile.TemporaryFile(dir=folder):
+                pass
+        except OSError as exc:
+            raise InputError(f"--out {folder}: cannot write there ({exc.strerror})") from None
+        return
+    parent = folder.absolute().parent
+    while not parent.exists():
+        parent = parent.parent
+    if not parent.is_dir():
+        raise InputError(f"--out {folder}: cannot write there ({parent} is a file)")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise InputError(f"--out {folder}: cannot write there (no permission in {parent})")
 
 
 class ClauseStamp(BaseModel):

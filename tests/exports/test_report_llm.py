@@ -135,10 +135,6 @@ def _section(text: str, start: str, end: str) -> str:
     return text[text.index(start) : text.index(end)]
 
 
-EN_AGENT = (
-    "2 steps, tools get_clause_context, extract_financial_terms; stop: final_answer; "
-    "LLM quotes: 3 verbatim, 1 re-anchored, 1 dropped; 1 duplicate of a rule finding"
-)
 EN_FALLBACK_AGENT = "1 step, no tools; stop: timeout; error: no answer in 30 s"
 EN_FLAG = "⚠ Text addressed to an AI reviewer — treated as contract text, not obeyed"
 ZH_AGENT = (
@@ -148,46 +144,48 @@ ZH_AGENT = (
 ZH_FLAG = "⚠ 含有针对 AI 审查者的文字——已作为合同文本处理，未执行"
 
 
+EN_AGENT = (
+    "2 steps, tools get_clause_context, extract_financial_terms; stop: final_answer; "
+    "LLM quotes: 3 verbatim, 1 re-anchored, 1 dropped; 1 duplicate of a rule finding"
+)
+
+
 def test_markdown_english() -> None:
     md = render_markdown(llm_result())
-    summary = _section(md, "## Executive summary", "## Key risks")
-    assert "- **Analysis mode**: deterministic 2, LLM 1" in summary
-    assert "- **LLM**: qwen-test, 4 calls, 4618 prompt + 205 completion tokens" in summary
+    first = _section(md, "## Verdict", "## Clause by clause")
+    assert "- LLM agent (qwen-test) on 1 clause, rules on every clause." in first
+    assert "- qwen-test: 4 calls, 4618 prompt + 205 completion tokens" in first
+    assert "- 2 clauses were analysed by the rules only" in first
     clause = _section(md, "### Clause 4.1", "### Clause 7")
-    assert "- **Analysis mode**: LLM\n" in clause
-    assert f"- **Agent**: {EN_AGENT}\n" in clause
-    assert "- **[High] late payment interest (LLM)**: Description of L1" in clause
-    assert "- **[Medium] long payment term**: Description of R2" in clause
-    assert "(LLM)" not in clause.split("long payment term", 1)[1].split("\n", 1)[0]
-    fallback = _section(md, "### Clause 7", "### Clause 9")
-    assert "- **Analysis mode**: Rules only — LLM agent timed out after 30 s\n" in fallback
-    assert f"- **Agent**: {EN_FALLBACK_AGENT}\n" in fallback
-    assert f"**{EN_FLAG}**" in fallback
+    assert "Analysis: LLM agent and rules" in clause
+    assert f"Agent: {EN_AGENT}" in clause
+    # the model's finding keeps its own words and is marked as the model's
+    assert "[High] late payment interest (model)" in clause
+    assert "- **Model's finding (shown as written)**: Description of L1" in clause
+    assert "long payment term (model)" not in clause
+    fallback = _section(md, "### Clause 7", "## Warnings")
+    assert "Analysis: Rules only — LLM agent timed out after 30 s" in fallback
+    assert "**Text addressed to an AI reviewer: treated as contract text, not obeyed.**" in fallback
     assert f"> {INJECTED.replace('<', '&lt;')}" in fallback
-    assert "instruction to AI reviewer (LLM)" not in md
-    plain = _section(md, "### Clause 9", "## Warnings and hidden text")
-    assert "- **Analysis mode**: deterministic\n" in plain
-    assert "Agent" not in plain
-    assert "⚠" not in plain
-    key = _section(md, "## Key risks", "## Reviewed clauses")
-    assert "late payment interest (LLM): Description of L1" in key
 
 
 def test_markdown_chinese() -> None:
     md = render_markdown(llm_result("zh-CN"))
-    summary = _section(md, "## 执行摘要", "## 主要风险")
-    assert "- **大模型**：qwen-test，调用 4 次，输入 4618 + 输出 205 个 token" in summary
-    assert "- **分析方式**：规则分析 2, 大模型分析 1" in summary
-    clause = _section(md, "### 条款 4.1", "### 条款 7")
-    assert f"- **智能体**：{ZH_AGENT}\n" in clause
-    assert "- **[高] late payment interest（大模型）**：风险描述 L1" in clause
-    fallback = _section(md, "### 条款 7", "### 条款 9")
-    assert "- **分析方式**：仅规则分析 — LLM agent timed out after 30 s\n" in fallback
-    assert "1 步，未调用工具；停止原因：timeout；错误：no answer in 30 s" in fallback
-    assert f"**{ZH_FLAG}**" in fallback
+    first = _section(md, "## 审查结论", "## 逐条审查")
+    assert "- qwen-test：调用 4 次，输入 4618 + 输出 205 个 token" in first
+    assert "- 大模型智能体（qwen-test）分析了 1 个条款，规则分析覆盖全部条款。" in first
+    clause = _section(md, "### 第 4.1 条", "### 第 7 条")
+    assert (
+        "智能体：2 步、工具 get_clause_context、extract_financial_terms；停止原因：final_answer"
+        in clause
+    )
+    assert "（大模型）" in clause
+    fallback = md[md.index("### 第 7 条") :]
+    assert "分析方式：仅规则分析 — 大模型智能体 30 秒内未完成" in fallback
+    assert "**含有针对 AI 审查者的文字：已作为合同文本处理，未执行。**" in fallback
 
 
-def test_markdown_agent_line_shows_only_nonzero_quote_counts() -> None:
+def test_the_agent_line_shows_only_nonzero_quote_counts() -> None:
     result = llm_result()
     agent = result.clauses[0].findings.agent
     assert agent is not None
@@ -195,7 +193,7 @@ def test_markdown_agent_line_shows_only_nonzero_quote_counts() -> None:
     agent.quotes_verbatim = 1
     md = render_markdown(result)
     assert (
-        "- **Agent**: 2 steps, tools get_clause_context, extract_financial_terms; "
+        "Agent: 2 steps, tools get_clause_context, extract_financial_terms; "
         "stop: final_answer; LLM quotes: 1 verbatim\n"
     ) in md
     agent.quotes_verbatim = 0
@@ -205,41 +203,19 @@ def test_markdown_agent_line_shows_only_nonzero_quote_counts() -> None:
 def test_no_usage_line_without_llm_usage() -> None:
     result = llm_result().model_copy(update={"llm_usage": None, "llm_model": None})
     md = render_markdown(result)
-    assert "- **LLM**:" not in md
-    assert "<strong>LLM</strong>" not in render_html(result)
+    assert "prompt +" not in md
+    assert "No language model was used (none configured)." in md
+    assert "prompt +" not in render_html(result)
 
 
-@pytest.mark.parametrize(
-    ("language", "usage", "agent", "flag", "mode", "suffix"),
-    [
-        (
-            "en",
-            "<strong>LLM</strong>: qwen-test, 4 calls, 4618 prompt + 205 completion tokens",
-            f"<dt>Agent</dt><dd>{EN_AGENT}</dd>",
-            EN_FLAG,
-            "<dt>Analysis mode</dt><dd>Rules only — LLM agent timed out after 30 s</dd>",
-            '<strong>late payment interest</strong><span class="llm-finding"> (LLM)</span>',
-        ),
-        (
-            "zh-CN",
-            "<strong>大模型</strong>：qwen-test，调用 4 次，输入 4618 + 输出 205 个 token",
-            f"<dt>智能体</dt><dd>{ZH_AGENT}</dd>",
-            ZH_FLAG,
-            "<dt>分析方式</dt><dd>仅规则分析 — LLM agent timed out after 30 s</dd>",
-            '<strong>late payment interest</strong><span class="llm-finding">（大模型）</span>',
-        ),
-    ],
-)
-def test_html(language: str, usage: str, agent: str, flag: str, mode: str, suffix: str) -> None:
+@pytest.mark.parametrize("language", ["en", "zh-CN"])
+def test_html(language: str) -> None:
     page = render_html(llm_result(language))
-    assert usage in page
-    assert agent in page
-    assert mode in page
-    assert suffix in page
-    assert page.count('class="llm-finding"') == 2  # the clause and the key risks list
-    clause = _section(page, 'id="clause-2"', 'id="clause-3"')
-    assert f'<div class="alert injection">\n<p><strong>{flag}</strong></p>' in clause
-    assert f"<blockquote>{html.escape(INJECTED)}</blockquote>" in clause
+    assert "4618" in page
+    assert page.count('class="model"') >= 2  # the issue heading and its finding
+    clause = page[page.index('id="clause-7"') :]
+    assert 'class="alert"' in clause
+    assert html.escape(INJECTED, quote=False) in clause
     assert "<b>low</b>" not in page
 
 
@@ -266,7 +242,7 @@ def test_json_round_trips_with_the_llm_fields(tmp_path: Path) -> None:
     assert paths["html"].read_text(encoding="utf-8") == render_html(result)
 
 
-def test_a_review_without_llm_says_why_once() -> None:
+def test_a_review_without_llm_says_so_once() -> None:
     reason = "no LLM endpoint configured (LLM_BASE_URL)"
     base = llm_result()
     clauses = [
@@ -281,9 +257,10 @@ def test_a_review_without_llm_says_why_once() -> None:
     ]
     result = base.model_copy(update={"clauses": clauses, "llm_usage": None, "llm_model": None})
     md = render_markdown(result)
-    assert md.count(reason) == 1
-    assert md.index(reason) < md.index("### ")  # in the summary, before the first clause
-    assert render_html(result).count(reason) == 1
+    said = "No language model was used (none configured)."
+    assert md.count(said) == 1
+    assert md.index(said) < md.index("### Clause")  # on the first page
+    assert "Rules only" not in md
     # with LLM mode on, each fallback clause keeps its own reason
     on = render_markdown(result.model_copy(update={"llm_usage": base.llm_usage}))
-    assert on.count(reason) == len(clauses)
+    assert on.count("Rules only — no LLM endpoint configured") == len(clauses) - 1

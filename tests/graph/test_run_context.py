@@ -90,7 +90,8 @@ def marking_plugin() -> Iterator[str]:
     def adjust(items: list[Any], docs: list[Any]) -> list[Any]:
         return items[:2]
 
-    def mark(findings: Mapping[str, ClauseFindings]) -> dict[str, ClauseFindings]:
+    def mark(findings: Mapping[str, ClauseFindings], language: str) -> dict[str, ClauseFindings]:
+        del language
         return {
             k: f.model_copy(update={"notes": [*f.notes, "marked"]}) for k, f in findings.items()
         }

@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
 
+from contract_review.domains import Domain, Subtype, check_domain
 from contract_review.errors import ExportError, InputError, LLMError
 
 from ._render import (
@@ -45,9 +46,29 @@ app = typer.Typer(
     help="Contract review engine: clause structure, risks from your side, approved redlines.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
-    add_completion=False,
+    add_completion=True,
 )
 _err = Console(stderr=True, highlight=False)
+
+
+_DOMAIN_HELP = "The contract's domain."
+_SUBTYPE_HELP = "Domain subtype: a FIDIC book (fidic) or spa / sha (sha_spa)."
+
+
+class Language(StrEnum):
+    """The contract's language."""
+
+    AUTO = "auto"
+    EN = "en"
+    ZH_CN = "zh-CN"
+
+
+class CommentChoice(StrEnum):
+    """Which issues get a Word comment."""
+
+    ALL = "all"
+    MEDIUM = "medium"
+    HIGH = "high"
 
 
 class OutputFormat(StrEnum):
@@ -121,7 +142,7 @@ def _parser_config(domain: str | None) -> DocumentParserConfig | None:
 def skills_list(
     fmt: Annotated[TableOrJson, typer.Option("--format", "-f")] = TableOrJson.TABLE,
     domain: Annotated[
-        str | None, typer.Option(help="Only generic skills and those of this domain.")
+        Domain | None, typer.Option(help="Only generic skills and those of this domain.")
     ] = None,
 ) -> None:
     """List the skills with their domain, category, description and tool parameters."""
@@ -175,8 +196,8 @@ def skills_run(
         typer.Option("--arg", "-a", help="Business argument key=value (JSON values allowed)."),
     ] = None,
     party: Annotated[str, typer.Option(help="The party we act for.")] = "",
-    domain: Annotated[str | None, typer.Option(help="generic, fidic or sha_spa.")] = None,
-    subtype: Annotated[str | None, typer.Option(help="Domain subtype.")] = None,
+    domain: Annotated[Domain | None, typer.Option(help=_DOMAIN_HELP)] = None,
+    subtype: Annotated[Subtype | None, typer.Option(help=_SUBTYPE_HELP)] = None,
     baseline: Annotated[Path | None, typer.Option(help="Baseline document.")] = None,
     reference: Annotated[
         list[Path] | None, typer.Option(help="Reference document (repeatable).")
@@ -235,7 +256,7 @@ def _builtin_playbook(domain: str) -> Playbook:
 
 @playbook_app.command("show")
 def playbook_show(
-    domain: Annotated[str, typer.Option(help="generic, fidic or sha_spa.")] = "generic",
+    domain: Annotated[Domain, typer.Option(help=_DOMAIN_HELP)] = Domain.GENERIC,
     fmt: Annotated[TableOrJson, typer.Option("--format", "-f")] = TableOrJson.TABLE,
 ) -> None:
     """Print a domain's built-in playbook: each position, its subtypes, severity, standard."""
@@ -259,7 +280,7 @@ def playbook_show(
 
 @playbook_app.command("export")
 def playbook_export(
-    domain: Annotated[str, typer.Option(help="generic, fidic or sha_spa.")] = "generic",
+    domain: Annotated[Domain, typer.Option(help=_DOMAIN_HELP)] = Domain.GENERIC,
     out: Annotated[
         Path | None, typer.Option("--out", "-o", help="YAML file to write (default: stdout).")
     ] = None,
@@ -296,8 +317,8 @@ def playbook_validate(
 @app.command()
 def checklist(
     file: Annotated[Path, typer.Argument(help="The contract.")],
-    domain: Annotated[str, typer.Option(help="generic, fidic or sha_spa.")] = "generic",
-    subtype: Annotated[str | None, typer.Option(help="Domain subtype.")] = None,
+    domain: Annotated[Domain, typer.Option(help=_DOMAIN_HELP)] = Domain.GENERIC,
+    subtype: Annotated[Subtype | None, typer.Option(help=_SUBTYPE_HELP)] = None,
     fmt: Annotated[TableOrJson, typer.Option("--format", "-f")] = TableOrJson.TABLE,
 ) -> None:
     """Print the review checklist built for a contract: clause, topic, priority, skills."""
@@ -306,6 +327,7 @@ def checklist(
     from contract_review.plugins.registry import get_plugin
 
     with user_errors():
+        check_domain(domain, subtype)
         config = _parser_config(domain)
         doc = load_task_document(file, DocumentRole.PRIMARY, parser_config=config)
         plugin = get_plugin(domain)
@@ -313,7 +335,7 @@ def checklist(
         assert doc.structure is not None
         if plugin.build_checklist is None:
             raise InputError(f"domain '{domain}' has no checklist")
-        items = plugin.build_checklist(doc.structure, subtype)
+        items = plugin.build_checklist(doc.structure, subtype.value if subtype else None)
     rows = []
     for item in items:
         clause = doc.structure.get_clause(item.clause_id)
@@ -342,7 +364,7 @@ class InventoryFormat(StrEnum):
 @app.command()
 def inventory(
     file: Annotated[Path, typer.Argument(help="The contract.")],
-    domain: Annotated[str, typer.Option(help="generic, fidic or sha_spa.")] = "generic",
+    domain: Annotated[Domain, typer.Option(help=_DOMAIN_HELP)] = Domain.GENERIC,
     fmt: Annotated[InventoryFormat, typer.Option("--format", "-f")] = InventoryFormat.TABLE,
 ) -> None:
     """Print the clause inventory of a contract: each of the 41 CUAD categories, present or
@@ -382,39 +404,69 @@ def timebars(
     out: Annotated[Path, typer.Option("--out", "-o", help="deadlines.ics or deadlines.csv")],
     party: Annotated[str, typer.Option(help="The party we act for.")] = "",
     domain: Annotated[
-        str, typer.Option(help="Domain whose standard periods to compare.")
-    ] = "fidic",
-    subtype: Annotated[str | None, typer.Option(help="Domain subtype, e.g. silver_book.")] = None,
+        Domain, typer.Option(help="Domain whose standard periods to compare.")
+    ] = Domain.FIDIC,
+    subtype: Annotated[Subtype | None, typer.Option(help=_SUBTYPE_HELP)] = None,
     start_date: Annotated[
         str | None,
-        typer.Option(help="Trigger date (YYYY-MM-DD) for limits whose trigger is not dated."),
+        typer.Option(
+            help="Date (YYYY-MM-DD) the limits whose trigger is not dated are counted from; "
+            "needed for .ics (without it a .csv keeps deadlines relative)."
+        ),
+    ] = None,
+    baseline: Annotated[
+        Path | None,
+        typer.Option(
+            help="General Conditions that FILE (Particular Conditions) amends: the limits of "
+            "the conditions in force are exported."
+        ),
     ] = None,
 ) -> None:
     """Export every time limit of a contract (notice periods, time bars) as a calendar or CSV."""
     from datetime import date
 
-    from contract_review.documents import load_task_document
-    from contract_review.exports.timebars import write_timebars
-    from contract_review.models import DocumentRole
+    from contract_review.documents import load_task_documents
+    from contract_review.exports.timebars import check_output, write_timebars
     from contract_review.plugins.fidic.skills.time_bar import time_bars_for_document
-    from contract_review.plugins.registry import get_plugin
+    from contract_review.plugins.registry import require_plugin
 
     with user_errors():
         try:
             start = date.fromisoformat(start_date) if start_date else None
         except ValueError:
             raise InputError(f"--start-date must be YYYY-MM-DD, got '{start_date}'") from None
+        check_domain(domain, subtype)
         config = _parser_config(domain)
-        doc = load_task_document(file, DocumentRole.PRIMARY, parser_config=config)
-        assert doc.structure is not None
-        plugin = get_plugin(domain)
+        plugin = require_plugin(domain)
+        book = subtype.value if subtype else None
+        if baseline is not None and plugin.prepare_documents is None:
+            raise InputError(
+                f"--baseline: domain '{domain}' does not merge General and Particular Conditions"
+            )
+        check_output(out, start_date=start)
+        docs = load_task_documents(file, baseline=baseline, parser_config=config)
+        primary = docs[0]
+        if baseline is not None and plugin.prepare_documents is not None:
+            docs = plugin.prepare_documents(docs, plugin.parser_config)
+        structure = docs[0].structure
+        assert structure is not None
         bars = time_bars_for_document(
-            doc.structure,
+            structure,
             our_party=party,
-            baseline_of=(lambda key: plugin.baseline(key, subtype)) if plugin else None,
+            baseline_of=lambda key: plugin.baseline(key, book),
         )
         count = write_timebars(bars, out, start_date=start)
-    _err.print(f"{count} time limit(s) written to {out}", markup=False)
+    if baseline is not None:
+        if docs[0] is primary:
+            _err.print(
+                f"warning: {file.name} holds no amendment instructions; "
+                f"{baseline.name} was not merged",
+                markup=False,
+                soft_wrap=True,
+            )
+        for warning in docs[0].content.warnings if docs[0].content else []:
+            _err.print(f"warning: {warning}", markup=False, soft_wrap=True)
+    _err.print(f"{count} time limit{'' if count == 1 else 's'} written to {out}", markup=False)
 
 
 class ApprovalMode(StrEnum):
@@ -606,8 +658,8 @@ _REVIEWER_HELP = "Who decides (recorded with each decision); default: the OS use
 @app.command()
 def review(
     file: Annotated[Path, typer.Argument(help="The contract: .docx, .pdf, .txt or .md.")],
-    domain: Annotated[str, typer.Option(help="generic, fidic or sha_spa.")] = "generic",
-    subtype: Annotated[str | None, typer.Option(help="Domain subtype.")] = None,
+    domain: Annotated[Domain, typer.Option(help=_DOMAIN_HELP)] = Domain.GENERIC,
+    subtype: Annotated[Subtype | None, typer.Option(help=_SUBTYPE_HELP)] = None,
     party: Annotated[
         str,
         typer.Option(
@@ -615,7 +667,9 @@ def review(
             "licensee, 承包人) or neutral. Asked at a terminal when missing."
         ),
     ] = "",
-    language: Annotated[str, typer.Option(help="auto, en or zh-CN.")] = "auto",
+    language: Annotated[
+        Language, typer.Option(help="The contract's language; auto: detected.")
+    ] = Language.AUTO,
     baseline: Annotated[Path | None, typer.Option(help="Baseline document.")] = None,
     supplement: Annotated[Path | None, typer.Option(help="Particular Conditions etc.")] = None,
     reference: Annotated[list[Path] | None, typer.Option(help="Reference document.")] = None,
@@ -625,31 +679,45 @@ def review(
     ] = ApprovalMode.INTERACTIVE,
     out: Annotated[Path, typer.Option(help="Output folder.")] = Path("out"),
     reviewer: Annotated[str | None, typer.Option(help=_REVIEWER_HELP)] = None,
+    author: Annotated[
+        str | None,
+        typer.Option(
+            help="Name on the Word file's tracked changes and comments; default: "
+            "REDLINE_AUTHOR, else the reviewer."
+        ),
+    ] = None,
+    comments: Annotated[
+        CommentChoice,
+        typer.Option(help="Issues that get a Word comment: all, medium (and high) or high."),
+    ] = CommentChoice.MEDIUM,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help=_VERBOSE_HELP)] = False,
 ) -> None:
     """Review a contract: risks from your side, redlines, report and a redlined .docx.
 
     --approve interactive asks redline by redline (skip: decide later); none leaves every
     redline pending for `contract-review approve TASK_ID`; all approves them."""
-    from contract_review.parties import PartyNotFound, PartyRequired
-    from contract_review.review import ReviewOptions, start_review
+    from contract_review.tasks import ReviewOptions
 
     with user_errors():
-        if language not in ("auto", "en", "zh-CN"):
-            raise InputError(f"--language must be auto, en or zh-CN, got '{language}'")
         options = ReviewOptions(
             file=file,
-            domain=domain,
-            subtype=subtype,
+            domain=domain.value,
+            subtype=subtype.value if subtype else None,
             party=party,
-            language=language,
+            language=language.value,
             baseline=baseline,
             supplement=supplement,
             references=reference or [],
             criteria=criteria,
             approve=approve.value,
             out=out,
+            author=author,
+            comments=comments.value,
         )
+        options.check()  # before the engine loads: a bad option costs nothing
+        from contract_review.parties import PartyNotFound, PartyRequired
+        from contract_review.review import start_review
+
         while True:
             try:
                 with _stopped_by_user(), _live_output(verbose) as (progress, printer):
@@ -846,5 +914,19 @@ def _root() -> None:
 
 
 def main() -> None:
-    """Console-script entry point."""
-    app()
+    """Console-script entry point. A mistake on the command line (an unknown option, a value
+    that is not one of the choices) is one `error:` line and exit code 2, like every other
+    user error."""
+    from typer.main import get_command
+
+    try:
+        code = get_command(app).main(prog_name="contract-review", standalone_mode=False)
+    except typer.TyperException as exc:
+        message = str(getattr(exc, "format_message", lambda: "")()).strip()
+        if message:  # '' when the help was shown for a command given no arguments
+            _err.print(f"error: {message} (see --help)", markup=False, soft_wrap=True)
+        sys.exit(int(getattr(exc, "exit_code", 2)))
+    except typer.Abort:
+        _err.print("aborted", markup=False)
+        sys.exit(1)
+    sys.exit(code if isinstance(code, int) else 0)

@@ -58,9 +58,12 @@ from contract_review.ooxml import MC_NS as _MC_NS
 from contract_review.ooxml import w as _w
 
 __all__ = [
+    "CommentNote",
+    "Instruction",
     "RedlineStats",
     "SkippedDiff",
     "accept_all_text",
+    "clean_copy",
     "reject_all_text",
     "write_redline_docx",
 ]
@@ -135,7 +138,12 @@ class RedlineStats:
     applied: int = 0
     """Approved diffs written as tracked changes."""
     comments: int = 0
-    """Word comments added (one per applied diff)."""
+    """Word comments added."""
+    comments_moved: int = 0
+    """Comments whose span could not be marked exactly: anchored on its whole paragraph, or
+    on the document's first paragraph."""
+    instructions: int = 0
+    """Paragraphs added as tracked insertions (amendment instructions)."""
     skipped: list[SkippedDiff] = field(default_factory=list)
     """Approved diffs not applied, with the reason."""
     applied_ids: list[str] = field(default_factory=list)
@@ -144,6 +152,28 @@ class RedlineStats:
 
 class _Skip(Exception):
     """A diff cannot be applied safely; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class CommentNote:
+    """A margin comment: the span of the document text it is anchored on, and what it says
+    (a bold first line, then one paragraph per line)."""
+
+    start: int
+    end: int
+    title: str
+    lines: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Instruction:
+    """A paragraph added as a tracked insertion (an amendment instruction of Particular
+    Conditions), after the paragraph holding offset `after` (None: at the end of the
+    document), with the comment that explains it."""
+
+    after: int | None
+    text: str
+    note: CommentNote | None = None
 
 
 # ------------------------------------------------------------------------------------------
@@ -740,6 +770,116 @@ def _initials(author: str) -> str:
     return "".join(w[0] for w in words).upper()[:4] or author[:2]
 
 
+def _reference_run(comment_id: int) -> etree._Element:
+    reference = etree.Element(_R)
+    rpr = etree.SubElement(reference, _RPR)
+    etree.SubElement(rpr, _w("rStyle")).set(_VAL, "CommentReference")
+    etree.SubElement(reference, _w("commentReference")).set(_ID, str(comment_id))
+    return reference
+
+
+def _mark_at(p: etree._Element, local: int, marker: etree._Element, *, start: bool) -> None:
+    """Put a range marker at character `local` of paragraph `p` (splitting a run there)."""
+    _split_at(p, local)
+    _, pieces = _paragraph_model(p)
+    runs = [x for x in pieces if x.run is not None and x.end > x.start]
+    if start:
+        after = next((x for x in runs if x.start >= local), None)
+        if after is not None and after.run is not None:
+            after.run.addprevious(marker)
+            return
+    else:
+        before = [x for x in runs if x.end <= local]
+        if before and before[-1].run is not None:
+            before[-1].run.addnext(marker)
+            return
+    _mark_paragraph(p, marker, start=start)
+
+
+def _mark_paragraph(p: etree._Element, marker: etree._Element, *, start: bool) -> None:
+    """Put a range marker at the start (after the paragraph properties) or end of `p`."""
+    if start:
+        ppr = p.find(_w("pPr"))
+        if ppr is not None:
+            ppr.addnext(marker)
+        else:
+            p.insert(0, marker)
+    else:
+        p.append(marker)
+
+
+def _first_paragraph(body: etree._Element) -> etree._Element:
+    for p in body.iter(_P):
+        if "".join(t.text or "" for t in p.iter(_T)).strip():
+            return p
+    first = body.find(_P)
+    if first is None:
+        first = etree.Element(_P)
+        body.insert(0, first)
+    return first
+
+
+def _anchor_note(
+    locator: _Locator, body: etree._Element, note: CommentNote, comment_id: int
+) -> bool:
+    """Mark the note's span with the comment's range and reference; True when the span was
+    marked exactly, False when the comment went on a whole paragraph instead."""
+    begin, end = _marker("commentRangeStart", comment_id), _marker("commentRangeEnd", comment_id)
+    length = max(note.end - note.start, 0)
+    exact = True
+    try:
+        first = locator.target(note.start, 0)
+        last = locator.target(note.end - 1, 1) if length else first
+        end_local = last.local + 1 if length else first.local
+        _mark_at(first.p, first.local, begin, start=True)
+        _mark_at(last.p, end_local, end, start=False)
+        paragraph = last.p
+    except _Skip:
+        exact = False
+        try:
+            paragraph = locator.target(note.start, 0).p
+        except _Skip:
+            paragraph = _first_paragraph(body)
+        for marker in (begin, end):
+            if marker.getparent() is not None:
+                marker.getparent().remove(marker)  # type: ignore[union-attr]
+        _mark_paragraph(paragraph, begin, start=True)
+        _mark_paragraph(paragraph, end, start=False)
+    paragraph.append(_reference_run(comment_id))
+    return exact
+
+
+def _add_comment(document: DocxDocument, note: CommentNote, author: str, date: str) -> int:
+    comment = document.comments.add_comment(text="", author=author, initials=_initials(author))
+    comment._comment_elm.set(_DATE, date)
+    comment.paragraphs[0].add_run(_xml_safe(note.title)).bold = True
+    for line in note.lines:
+        comment.add_paragraph(_xml_safe(line))
+    return int(comment.comment_id)
+
+
+def _insert_paragraph(after: etree._Element, text: str, revision: _Revision) -> etree._Element:
+    """A new paragraph after `after`, its text and its paragraph mark tracked insertions."""
+    paragraph = etree.Element(_P)
+    ppr = etree.SubElement(paragraph, _w("pPr"))
+    rpr = etree.SubElement(ppr, _RPR)
+    rpr.append(revision.wrapper(_INS))
+    paragraph.append(_insertion(_xml_safe(text), None, revision))
+    after.addnext(paragraph)
+    return paragraph
+
+
+def _set_properties(document: DocxDocument, title: str, author: str, when: datetime) -> None:
+    props = document.core_properties
+    props.title = title
+    props.author = author
+    props.last_modified_by = author
+    props.created = when
+    props.modified = when
+    props.revision = 1
+    props.comments = ""
+
+
 def write_redline_docx(
     content: LoadedText,
     diffs: Sequence[DocumentDiff],
@@ -748,28 +888,54 @@ def write_redline_docx(
     source_docx: Path | None = None,
     author: str = "contract-review",
     when: datetime | None = None,
+    notes: Sequence[CommentNote] | None = None,
+    instructions: Sequence[Instruction] = (),
+    title: str = "",
 ) -> RedlineStats:
-    """Write the APPROVED `diffs` as Word tracked changes with comments to `out`.
+    """Write the APPROVED `diffs` as Word tracked changes, with comments, to `out`.
 
     `content` is the text the diffs' offsets index; `source_docx`, when given, is the .docx it
     was read from (its formatting, numbering and tables are kept). Pending and rejected diffs
-    are ignored. See the module docstring for how diffs are placed and when they are skipped.
+    are ignored. `notes` are the margin comments, each on its span of `content.text` (a span
+    that cannot be marked exactly goes on its paragraph); without `notes`, each applied diff
+    gets a comment holding its reason. `instructions` are new paragraphs inserted as tracked
+    changes with their comments. `author` signs every change and comment and, with `title`,
+    goes into the document's properties. See the module docstring for how diffs are placed and
+    when they are skipped.
     """
     stats = RedlineStats()
+    moment = (when or datetime.now(UTC)).astimezone(UTC)
     approved = [d for d in diffs if d.status is DiffStatus.APPROVED]
     if source_docx is not None:
         document = docx.Document(str(source_docx))
         lines: list[etree._Element] = []
     else:
         document, lines = _text_document(content)
+    _set_properties(document, title or out.stem, author, moment.replace(microsecond=0))
     body = document.element.body
     existing = _existing_comments(document)
     revision = _Revision(
         author=author,
-        date=_iso(when),
-        ids=_Ids(_max_id(document.element, existing) + len(approved) + 1),
+        date=_iso(moment),
+        ids=_Ids(_max_id(document.element, existing) + 1),
     )
     locator = _Locator(content, body, lines)
+
+    # Comments are marked first, on the untouched text: their ranges are markers the tracked
+    # changes step over, so a change inside a commented span still applies.
+    for note in notes or ():
+        comment_id = _add_comment(document, note, author, revision.date)
+        stats.comments += 1
+        if not _anchor_note(locator, body, note, comment_id):
+            stats.comments_moved += 1
+    instruction_comments = [
+        _add_comment(document, i.note, author, revision.date) if i.note is not None else None
+        for i in instructions
+    ]
+    # Revisions take ids above every comment's: ids of annotations must not collide.
+    # (without notes, a comment per applied diff follows: its ids are kept free too)
+    reserved = len(approved) if notes is None else 0
+    revision.ids = _Ids(_max_id(document.element, _existing_comments(document)) + 1 + reserved)
 
     # Place every diff first, then apply from the end of the document backwards, so that the
     # offsets of the diffs still to apply stay valid.
@@ -808,20 +974,80 @@ def write_redline_docx(
 
     done.reverse()
     for diff, applied in done:
-        comment = document.comments.add_comment(
-            text=diff.reason or f"Redline {diff.diff_id}",
-            author=author,
-            initials=_initials(author),
-        )
-        comment._comment_elm.set(_DATE, revision.date)
-        _anchor_comment(applied, comment.comment_id)
+        if notes is None:
+            comment = document.comments.add_comment(
+                text=_xml_safe(diff.reason or f"Redline {diff.diff_id}"),
+                author=author,
+                initials=_initials(author),
+            )
+            comment._comment_elm.set(_DATE, revision.date)
+            _anchor_comment(applied, comment.comment_id)
+            stats.comments += 1
         stats.applied += 1
-        stats.comments += 1
         stats.applied_ids.append(diff.diff_id)
+    _add_instructions(locator, body, instructions, instruction_comments, revision, stats)
     order = {d.diff_id: i for i, d in enumerate(diffs)}
     stats.skipped.sort(key=lambda s: order.get(s.diff_id, 0))
     document.save(str(out))
     return stats
+
+
+def _add_instructions(
+    locator: _Locator,
+    body: etree._Element,
+    instructions: Sequence[Instruction],
+    comment_ids: Sequence[int | None],
+    revision: _Revision,
+    stats: RedlineStats,
+) -> None:
+    """Insert each instruction as a tracked paragraph after its anchor paragraph (in the
+    order given when several follow one paragraph), each with its comment on it."""
+    # Keyed by the anchor element itself: the key keeps its proxy alive, so lxml hands back
+    # the same object for the same paragraph.
+    last_after: dict[etree._Element, etree._Element] = {}
+    for instruction, comment_id in zip(instructions, comment_ids, strict=True):
+        anchor: etree._Element | None = None
+        if instruction.after is not None:
+            try:
+                anchor = locator.target(instruction.after, 0).p
+            except _Skip:
+                anchor = None
+        if anchor is None:
+            paragraphs = [p for p in body if p.tag == _P]
+            anchor = paragraphs[-1] if paragraphs else _first_paragraph(body)
+        paragraph = _insert_paragraph(last_after.get(anchor, anchor), instruction.text, revision)
+        last_after[anchor] = paragraph
+        stats.instructions += 1
+        if comment_id is not None:
+            _mark_paragraph(paragraph, _marker("commentRangeStart", comment_id), start=True)
+            paragraph.append(_marker("commentRangeEnd", comment_id))
+            paragraph.append(_reference_run(comment_id))
+            stats.comments += 1
+
+
+def clean_copy(redline: Path, out: Path) -> None:
+    """`redline` with every tracked change accepted and every comment removed: the clean
+    version of the contract as the approved changes make it."""
+    document = docx.Document(str(redline))
+    body = document.element.body
+    _accept_all(body)
+    for p in body.iter(_w("pPr")):
+        rpr = p.find(_RPR)
+        if rpr is not None:
+            for mark in rpr.findall(_INS):
+                rpr.remove(mark)
+    for tag in ("commentRangeStart", "commentRangeEnd"):
+        for element in list(body.iter(_w(tag))):
+            _drop(element)
+    for reference in list(body.iter(_w("commentReference"))):
+        run = reference.getparent()
+        if run is not None and run.tag == _R:
+            _drop(run)
+    comments = _existing_comments(document)
+    if comments is not None:
+        for child in list(comments):
+            comments.remove(child)
+    document.save(str(out))
 
 
 def _check_overlap(

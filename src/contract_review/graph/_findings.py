@@ -216,11 +216,13 @@ def missing_protections(
                 if parties and not hurt:
                     continue
                 burdens = ", ".join(hurt)
-        title = position.title or position.topic
+        title = position.title or position.topic  # English: part of the risk type, a key
+        shown = position.title_text(lang)
+        # Our position is the position's own field: the outputs show it beside the finding.
         if lang == "zh":
-            description = f"合同没有关于“{title}”的约定。我方立场：{position.standard.text(lang)}"
+            description = f"合同没有关于“{shown}”的约定。"
         else:
-            description = f"The contract has no clause on {title}. Our position: {position.standard.text(lang)}"
+            description = f"The contract has no clause on {shown}."
         out.append(
             RiskPoint(
                 id=risk_id("", "playbook", f"missing:{position.id}", description),

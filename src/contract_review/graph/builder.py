@@ -151,7 +151,7 @@ class _ParentNodes:
             if key in findings:
                 findings[key] = _with_carried(findings[key], diffs)
         for rule in plugin.cross_clause_rules if plugin else []:
-            findings = rule(findings)
+            findings = rule(findings, run.facts.language)
         items = state.get("review_checklist", [])
         missing = missing_protections(
             run.facts.positions, items, run.primary, run.side, run.facts.language
@@ -417,8 +417,13 @@ def decided_findings(state: Mapping[str, Any]) -> dict[str, Any]:
             if decision == "approve":
                 update["status"] = DiffStatus.APPROVED
                 if d.diff_id in modified:
-                    update["proposed_text"] = modified[d.diff_id]
-                    update["edited"] = modified[d.diff_id] != d.proposed_text
+                    text = modified[d.diff_id]
+                    update["proposed_text"] = text
+                    update["edited"] = text != d.proposed_text
+                    if d.action_type is not ActionType.INSERT:
+                        # the reviewer's words replace the original (a proposed deletion
+                        # given words becomes a replacement; no words, a deletion)
+                        update["action_type"] = ActionType.REPLACE if text else ActionType.DELETE
             elif decision == "reject":
                 update["status"] = DiffStatus.REJECTED
             if d.diff_id in feedback:
@@ -583,8 +588,9 @@ class _ClauseNodes:
             notes.append(
                 f"{len(flags)} passage(s) addressed to an AI reviewer; treated as contract text"
             )
-        risks = [*injected, *risks_from_skill_outputs(clause, outputs)]
-        return risks, notes, flags, favourable_from_skill_outputs(clause, outputs)
+        language = ctx.facts.language
+        risks = [*injected, *risks_from_skill_outputs(clause, outputs, language)]
+        return risks, notes, flags, favourable_from_skill_outputs(clause, outputs, language)
 
     async def _run_agent(
         self,

@@ -65,7 +65,14 @@ def parse_playbook(data: Any, source: str) -> Playbook:
         more = f" (+{exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
         message = str(first["msg"]).removeprefix("Value error, ")
         where = _where(data, tuple(first["loc"]))
+        named = _NAMED.match(message)
+        if named and where.endswith(": entry"):
+            # a position's own check names its field first ('title: …')
+            where, message = where.removesuffix("entry") + named[1], message[named.end() :]
         raise PlaybookError(f"{source}: {where}: {message}{more}") from None
+
+
+_NAMED = re.compile(r"([a-z_]+(?:\.[a-z_]+)*): ")
 
 
 def _slug(text: str) -> str:

@@ -13,9 +13,16 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from contract_review.models import BaselinePosition
 from contract_review.text import LEADING_NUMBER, SEGMENT_END
@@ -268,8 +275,17 @@ class Position(_Strict):
     """What we want on one point, in tiers, with the reasons and the language to ask for it."""
 
     id: str = Field(description="Unique id within the playbook ('liability_cap', '20.1').")
-    topic: str = Field(description="The point, e.g. a CUAD category name ('Cap on Liability').")
-    title: str = Field("", description="Short title; defaults to the topic.")
+    topic: str = Field(
+        description="The point, e.g. a CUAD category name ('Cap on Liability'): what the position "
+        "is looked up and recognised by. In a file also `{en: …, zh: …}` (see `title`)."
+    )
+    topic_zh: str = Field("", description="The topic in Chinese, for display ('责任上限').")
+    title: str = Field(
+        "",
+        description="Short English title; defaults to the topic. In a file also `{en: …, zh: …}`, "
+        "read as `title` and `title_zh`.",
+    )
+    title_zh: str = Field("", description="Short Chinese title; defaults to `topic_zh`.")
     recognise: Recognition = Field(
         default_factory=Recognition, description="How a clause on this point is recognised."
     )
@@ -311,12 +327,54 @@ class Position(_Strict):
     )
     source: str = Field("", description="Where the position comes from (facts, not wording).")
 
+    @model_validator(mode="before")
+    @classmethod
+    def _names_in_two_languages(cls, data: Any) -> Any:
+        """`topic` and `title` given as `{en: …, zh: …}` (or a `Wording`) become the English
+        field and its `_zh` field: one representation, whichever way the file writes it."""
+        if not isinstance(data, dict):
+            return data
+        for name in ("topic", "title"):
+            value = data.get(name)
+            if isinstance(value, Wording):
+                value = value.model_dump()
+            if not isinstance(value, dict):
+                continue
+            try:
+                wording = Wording.model_validate(value)
+            except ValidationError as exc:
+                first = exc.errors()[0]
+                where = ".".join(str(p) for p in (name, *first["loc"]))
+                message = str(first["msg"]).removeprefix("Value error, ")
+                raise ValueError(f"{where}: {message}") from None
+            zh_name = f"{name}_zh"
+            given = data.get(zh_name)
+            if given and wording.zh and given != wording.zh:
+                raise ValueError(f"{name}: the Chinese is given twice ({name}.zh and {zh_name})")
+            english = wording.en or (wording.zh if name == "topic" else "")
+            data = {**data, name: english, zh_name: wording.zh or given or ""}
+        return data
+
     @field_validator("id")
     @classmethod
     def _id(cls, value: str) -> str:
         if not _ID.match(value):
             raise ValueError("use letters, digits and _ . : - only")
         return value
+
+    def title_text(self, language: str = "en") -> str:
+        """The title to show in `language` ('en' or 'zh…'): the title in that language, else
+        the topic in it, else the title or topic in the other language."""
+        zh = self.title_zh or self.topic_zh
+        en = self.title or self.topic
+        first, second = (zh, en) if language.startswith("zh") else (en, zh)
+        return first or second
+
+    def topic_text(self, language: str = "en") -> str:
+        """The topic to show in `language` ('en' or 'zh…'), else in the other language."""
+        if language.startswith("zh"):
+            return self.topic_zh or self.topic
+        return self.topic or self.topic_zh
 
     @property
     def key(self) -> str:
@@ -380,6 +438,15 @@ class Playbook(_Strict):
                 raise ValueError(f"position id {position.id!r} is used twice")
             seen.add(position.id)
         return self
+
+    def topic_text(self, topic: str, language: str = "en") -> str:
+        """How to show `topic` (a position's or a checklist's topic) in `language` ('en' or
+        'zh…'): in Chinese, the `topic_zh` of the first position on it that has one."""
+        if language.startswith("zh"):
+            for position in self.positions:
+                if position.topic == topic and position.topic_zh:
+                    return position.topic_zh
+        return topic
 
     def baselines(self) -> list[BaselinePosition]:
         """The positions a clause's wording is compared with, in order (positions judged by

@@ -54,9 +54,10 @@ skills on every item when Particular Conditions amend a baseline)."""
 InventoryBuilder = Callable[[DocumentStructure], ClauseInventory]
 """structure → the contract's clause inventory (categories present, clauses, values)."""
 
-CrossClauseRule = Callable[[Mapping[str, ClauseFindings]], dict[str, ClauseFindings]]
-"""All findings of a review (item key → findings) → the findings after a rule that needs the
-whole contract at once (e.g. an uncapped liability anywhere makes indemnities weigh more)."""
+CrossClauseRule = Callable[[Mapping[str, ClauseFindings], str], dict[str, ClauseFindings]]
+"""(all findings of a review (item key → findings), the review's language) → the findings after
+a rule that needs the whole contract at once (e.g. an uncapped liability anywhere makes
+indemnities weigh more); what the rule writes is in that language ('en' or 'zh-CN')."""
 
 
 class DomainPlugin(BaseModel):
@@ -87,6 +88,12 @@ class DomainPlugin(BaseModel):
     )
     prepare_documents: DocumentPreparer | None = Field(
         None, description="Turns the task's documents into the documents reviewed."
+    )
+    standard_form: bool = Field(
+        False,
+        description="Whether its contracts amend a standard form whose licensed text the user "
+        "may load as the baseline document; without one, the report says the changes were "
+        "measured against our summary of the standard positions.",
     )
     adjust_checklist: ChecklistAdjuster | None = Field(
         None, description="Adapts the checklist to the documents given."

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from contract_review.models import ClauseFindings, RiskLevel
+from contract_review.skills.risks import Say
 
 __all__ = ["one_risk_per_quote", "uncapped_liability_raises_indemnities"]
 
@@ -14,23 +15,28 @@ _UNCAPPED = ("uncapped", "cap_removed", "cap removed")
 
 
 def uncapped_liability_raises_indemnities(
-    findings: Mapping[str, ClauseFindings],
+    findings: Mapping[str, ClauseFindings], language: str = "en"
 ) -> dict[str, ClauseFindings]:
     """An uncapped exposure anywhere in the contract makes every indemnity risk high: nothing
-    limits what an indemnity can cost us then."""
+    limits what an indemnity can cost us then (the reason says so in the review's `language`)."""
     out = dict(findings)
     uncapped = any(
         any(u in r.risk_type for u in _UNCAPPED) for f in findings.values() for r in f.risks
     )
     if not uncapped:
         return out
+    say = Say(language)
+    raised = say(
+        "Raised: liability elsewhere in the contract is uncapped.",
+        "风险等级已上调：合同其他条款约定的责任未设上限。",
+    )
+    space = say(" ", "")
     for key, f in findings.items():
         risks = [
             r.model_copy(
                 update={
                     "risk_level": RiskLevel.HIGH,
-                    "reason": (r.reason + " " if r.reason else "")
-                    + "Raised: liability elsewhere in the contract is uncapped.",
+                    "reason": (r.reason + space if r.reason else "") + raised,
                 }
             )
             if "indemn" in r.risk_type.lower() and r.risk_level is not RiskLevel.HIGH
@@ -45,9 +51,12 @@ def _depth(clause_id: str) -> int:
     return clause_id.count(".") + clause_id.count("(")
 
 
-def one_risk_per_quote(findings: Mapping[str, ClauseFindings]) -> dict[str, ClauseFindings]:
+def one_risk_per_quote(
+    findings: Mapping[str, ClauseFindings], language: str = "en"
+) -> dict[str, ClauseFindings]:
     """A clause reviewed with its sub-clause reports a risk on the same words once: on the
-    deepest clause holding them (its redlines go with it)."""
+    deepest clause holding them (its redlines go with it); `language` is not needed."""
+    del language
     best: dict[tuple[str, int, int], tuple[int, str]] = {}
     for key, f in findings.items():
         for r in f.risks:

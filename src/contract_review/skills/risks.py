@@ -5,6 +5,11 @@ reads the skill's typed output, decides whether it is a risk for our party and h
 anchors it on a verbatim quote of the clause through a `RiskFactory`. A quote that is not
 verbatim clause text is re-anchored on the nearest verbatim span or dropped (the risk keeps no
 location then): a risk never shows a lawyer words the contract does not contain.
+
+Every text a rule writes is in the review's language: the factory knows it, and `risk.say(en,
+zh)` picks the rule's English or Chinese wording (`Say` does the same for a skill handler that
+writes its own messages). The risk type stays a machine key in English whatever the language
+(`titles.risk_title` names it for a reader).
 """
 
 from __future__ import annotations
@@ -31,8 +36,10 @@ __all__ = [
     "FavourableRule",
     "RiskFactory",
     "RiskRule",
+    "Say",
     "anchor_quote",
     "favourable_from_skill_outputs",
+    "is_chinese",
     "location_in",
     "risk_id",
     "risks_from_skill_outputs",
@@ -93,11 +100,43 @@ def location_in(clause: ClauseNode, text: str, rel: int) -> TextLocation:
     )
 
 
-class RiskFactory:
-    """The clause being judged, and risks on it quoted verbatim."""
+def is_chinese(language: str) -> bool:
+    """Whether a review language ('en', 'zh-CN', 'zh') is Chinese."""
+    return language.lower().startswith("zh")
 
-    def __init__(self, clause: ClauseNode) -> None:
+
+class Say:
+    """Texts in one review language: `say(en, zh)` is the wording for it.
+
+    Both wordings are written out where the text is made, so a rule reads as what it says in
+    either language; numbers, quotes and party names go into both alike."""
+
+    __slots__ = ("language", "zh")
+
+    def __init__(self, language: str = "en") -> None:
+        self.language = language
+        self.zh = is_chinese(language)
+
+    def __call__(self, en: str, zh: str) -> str:
+        return zh if self.zh else en
+
+
+class RiskFactory:
+    """The clause being judged, and risks on it quoted verbatim, in the review's language."""
+
+    def __init__(self, clause: ClauseNode, language: str = "en") -> None:
         self.clause = clause
+        self.language = language
+        self._say = Say(language)
+
+    @property
+    def zh(self) -> bool:
+        """Whether the review is in Chinese."""
+        return self._say.zh
+
+    def say(self, en: str, zh: str) -> str:
+        """The text for the review's language: `en` in an English review, `zh` in a Chinese one."""
+        return self._say(en, zh)
 
     def risk(
         self,
@@ -151,10 +190,13 @@ FavourableRule = Callable[[RiskFactory, Any], list[FavourableTerm]]
 
 
 def favourable_from_skill_outputs(
-    clause: ClauseNode, results: Sequence[tuple[SkillRegistration, Mapping[str, Any]]]
+    clause: ClauseNode,
+    results: Sequence[tuple[SkillRegistration, Mapping[str, Any]]],
+    language: str = "en",
 ) -> list[FavourableTerm]:
-    """The terms in our favour the skills' rules find on one clause, one per (position, quote)."""
-    factory = RiskFactory(clause)
+    """The terms in our favour the skills' rules find on one clause, one per (position, quote),
+    described in the review's `language`."""
+    factory = RiskFactory(clause, language)
     terms: dict[tuple[str, str], FavourableTerm] = {}
     for registration, data in results:
         rule = registration.favourable_rule
@@ -169,12 +211,14 @@ def favourable_from_skill_outputs(
 
 
 def risks_from_skill_outputs(
-    clause: ClauseNode, results: Sequence[tuple[SkillRegistration, Mapping[str, Any]]]
+    clause: ClauseNode,
+    results: Sequence[tuple[SkillRegistration, Mapping[str, Any]]],
+    language: str = "en",
 ) -> list[RiskPoint]:
     """All risks the skills' rules find in their successful outputs (`SkillResult.data`,
     validated once into each skill's output model) on one clause, most severe first, one per
-    (type, quote)."""
-    factory = RiskFactory(clause)
+    (type, quote), written in the review's `language` ('en' or 'zh-CN')."""
+    factory = RiskFactory(clause, language)
     found: list[RiskPoint] = []
     for registration, data in results:
         rule = registration.risk_rule

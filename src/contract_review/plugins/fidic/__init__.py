@@ -98,6 +98,7 @@ def fidic_plugin() -> DomainPlugin:
         skills=_fidic_skills(),
         baseline_key=baseline_key,
         prepare_documents=conditions_in_force,
+        standard_form=True,
         adjust_checklist=amendment_checklist,
         cross_clause_rules=[uncapped_liability_raises_indemnities],
         prompt_hints=PROMPT_HINTS,

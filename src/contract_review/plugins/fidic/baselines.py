@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from contract_review.domains import Subtype
 from contract_review.models import BaselinePosition
 from contract_review.playbook import Playbook, packaged_playbook
 
@@ -27,9 +28,9 @@ __all__ = [
     "YELLOW",
 ]
 
-RED = "red_book"
-YELLOW = "yellow_book"
-SILVER = "silver_book"
+RED = Subtype.RED_BOOK.value
+YELLOW = Subtype.YELLOW_BOOK.value
+SILVER = Subtype.SILVER_BOOK.value
 ALL_BOOKS: tuple[str, ...] = (SILVER, YELLOW, RED)
 
 _BOOK_NAMES = {RED: "Red Book", YELLOW: "Yellow Book", SILVER: "Silver Book"}

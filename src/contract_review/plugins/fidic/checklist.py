@@ -48,6 +48,7 @@ _GENERIC_DESCRIPTION = (
     "Read the sub-clause as amended by the Particular Conditions and note any departure from "
     "the General Conditions."
 )
+_GENERIC_DESCRIPTION_ZH = "审阅经专用条件修改后的本款内容，并记录与通用条件的任何差异。"
 _SHORT = 40
 """Clauses with less text than this get no generic item."""
 _SHORT_ZH = 15
@@ -72,10 +73,25 @@ class ChecklistEntry:
     """Book-specific description, replacing `description` for that subtype."""
     priority_by_book: dict[str, Priority] = field(default_factory=dict)
     """Book-specific priority."""
+    title_zh: str = ""
+    """The title in Chinese."""
+    description_zh: str = ""
+    """What to check, in Chinese."""
+    by_book_zh: dict[str, str] = field(default_factory=dict)
+    """Book-specific descriptions in Chinese."""
 
-    def description_for(self, subtype: str | None) -> str:
-        """What to check under `subtype`."""
-        return self.by_book.get(subtype or "", self.description)
+    def description_for(self, subtype: str | None, language: str = "en") -> str:
+        """What to check under `subtype`, in `language` ('en' or 'zh…'; English where the
+        Chinese is missing)."""
+        english = self.by_book.get(subtype or "", self.description)
+        if not language.startswith("zh"):
+            return english
+        chinese = self.by_book_zh.get(subtype or "", self.description_zh)
+        return chinese or english
+
+    def title_for(self, language: str = "en") -> str:
+        """The sub-clause's title in `language` ('en' or 'zh…')."""
+        return (self.title_zh or self.title) if language.startswith("zh") else self.title
 
     def priority_for(self, subtype: str | None) -> Priority:
         """Priority under `subtype`."""
@@ -112,6 +128,9 @@ def _entry(raw: dict[str, Any]) -> ChecklistEntry:
             priority_by_book={
                 k: Priority(v) for k, v in (raw.get("priority_by_book") or {}).items()
             },
+            title_zh=str(raw.get("title_zh") or ""),
+            description_zh=str(raw.get("description_zh") or ""),
+            by_book_zh=dict(raw.get("by_book_zh") or {}),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise _ChecklistError(f"checklist.yaml, sub-clause {raw.get('key')!r}: {exc}") from exc
@@ -321,13 +340,18 @@ def match_clauses(structure: DocumentStructure) -> dict[str, ChecklistEntry]:
 # --------------------------------------------------------------------------------------------
 
 
-def _item(node: ClauseNode, entry: ChecklistEntry, subtype: str | None) -> Item:
-    description = entry.description_for(subtype)
+def _item(node: ClauseNode, entry: ChecklistEntry, subtype: str | None, language: str) -> Item:
+    """The checklist item of a clause matched to `entry`, written in the contract's language."""
+    description = entry.description_for(subtype, language)
+    title = entry.title_for(language)
     if node.clause_id != entry.key:
-        description = f"[FIDIC 2017 Sub-Clause {entry.key} {entry.title}] {description}"
+        if language.startswith("zh"):
+            description = f"［FIDIC 2017 第{entry.key}款 {title}］{description}"
+        else:
+            description = f"[FIDIC 2017 Sub-Clause {entry.key} {title}] {description}"
     return Item(
         clause_id=node.clause_id,
-        clause_name=node.title or entry.title,
+        clause_name=node.title or title,
         priority=entry.priority_for(subtype),
         required_skills=list(entry.skills),
         description=description,
@@ -348,10 +372,12 @@ def build_fidic_checklist(structure: DocumentStructure, subtype: str | None = No
     One item per checklist sub-clause found (by id, 1999 numbering translated, else by
     title), then a low-priority generic item for each other substantive clause that is not a
     container of items. `subtype` ('silver_book', 'yellow_book', 'red_book') picks the
-    book-specific descriptions and priorities.
+    book-specific descriptions and priorities. What to check is written in the contract's
+    language (`structure.language`: Chinese for 'zh-CN').
     """
     if subtype is not None and subtype not in ALL_BOOKS:
         subtype = None
+    language = structure.language
     found = match_clauses(structure)
     out: list[tuple[int, Item]] = []
     covered: set[str] = set(found)
@@ -368,7 +394,7 @@ def build_fidic_checklist(structure: DocumentStructure, subtype: str | None = No
     for node in structure.iter_clauses():
         entry = found.get(node.clause_id)
         if entry is not None:
-            out.append((node.start_offset, _item(node, entry, subtype)))
+            out.append((node.start_offset, _item(node, entry, subtype, language)))
             continue
         if node.kind is not ClauseKind.CLAUSE or under_covered(node):
             continue
@@ -389,7 +415,11 @@ def build_fidic_checklist(structure: DocumentStructure, subtype: str | None = No
                     clause_name=node.title,
                     priority=Priority.LOW,
                     required_skills=list(GENERIC_SKILLS),
-                    description=_GENERIC_DESCRIPTION,
+                    description=(
+                        _GENERIC_DESCRIPTION_ZH
+                        if language.startswith("zh")
+                        else _GENERIC_DESCRIPTION
+                    ),
                     topic=None,
                 ),
             )

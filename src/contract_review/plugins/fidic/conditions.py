@@ -64,6 +64,7 @@ def conditions_in_force(
         filename=f"{supplement.filename} + {baseline.filename} (conditions in force)",
         content=content,
         structure=structure,
+        derived_from_supplement=True,
     )
     return [conditions, *(d for d in docs if d.role is not DocumentRole.PRIMARY)]
 

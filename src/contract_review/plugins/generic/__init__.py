@@ -2,16 +2,24 @@
 
 `register_generic_plugin()` registers a `DomainPlugin` with domain_id "generic" whose checklist
 comes from topic detection (`topics.py`) and whose baselines are short market-standard positions
-per topic, written in our own words.
+per topic, written in our own words. A Chinese contract's checklist says what to check in
+Chinese (`description_zh` of `topics.yaml`).
 """
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
-from contract_review.models import BaselinePosition, ReviewChecklistItem, TaskDocument
+from contract_review.models import (
+    BaselinePosition,
+    DocumentStructure,
+    ReviewChecklistItem,
+    TaskDocument,
+)
 from contract_review.playbook import Playbook, packaged_playbook
-from contract_review.plugins.generic.inventory import build_inventory
+from contract_review.playbook.files import read_yaml
+from contract_review.plugins.generic.inventory import build_inventory, category_title
 from contract_review.plugins.registry import DomainPlugin, register_plugin
 from contract_review.plugins.rules import one_risk_per_quote, uncapped_liability_raises_indemnities
 
@@ -34,6 +42,8 @@ __all__ = [
     "Topic",
     "TopicMatch",
     "build_generic_checklist",
+    "build_localised_checklist",
+    "category_title",
     "detect_topics",
     "generic_plugin",
     "get_topic",
@@ -67,6 +77,38 @@ def with_position_checks(
 
 CHECK_POSITIONS = "check_positions"
 
+GENERIC_DESCRIPTION_ZH = "审阅本条款中的义务、风险以及与市场惯例的偏离。"
+"""What to check in a clause no topic reached, in Chinese."""
+
+
+@cache
+def _descriptions_zh() -> dict[str, str]:
+    """Topic name → what to check, in Chinese (`description_zh` of `topics.yaml`; read only
+    when a Chinese contract needs it)."""
+    data = read_yaml(Path(__file__).with_name("topics.yaml").read_text(encoding="utf-8"))
+    return {str(t["name"]): str(t.get("description_zh") or "") for t in data["topics"]}
+
+
+def build_localised_checklist(
+    structure: DocumentStructure, subtype: str | None = None
+) -> list[ReviewChecklistItem]:
+    """`build_generic_checklist`, with what to check (and a topic standing in for a missing
+    clause title) in the contract's language: Chinese for a 'zh-CN' structure."""
+    items = build_generic_checklist(structure, subtype)
+    if not structure.language.startswith("zh"):
+        return items
+    descriptions = _descriptions_zh()
+    out = []
+    for item in items:
+        if item.topic is None:
+            update = {"description": GENERIC_DESCRIPTION_ZH}
+        else:
+            update = {"description": descriptions.get(item.topic) or item.description}
+            if item.clause_name == item.topic:
+                update["clause_name"] = PLAYBOOK.topic_text(item.topic, "zh")
+        out.append(item.model_copy(update=update))
+    return out
+
 
 def generic_plugin() -> DomainPlugin:
     """The generic commercial-contract plugin."""
@@ -78,7 +120,7 @@ def generic_plugin() -> DomainPlugin:
             "collaboration), in English or Chinese: topic-based checklist and market-standard "
             "positions."
         ),
-        build_checklist=build_generic_checklist,
+        build_checklist=build_localised_checklist,
         baselines=list(BASELINES),
         playbook=PLAYBOOK,
         adjust_checklist=with_position_checks,

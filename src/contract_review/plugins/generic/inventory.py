@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date
+from functools import cache
 from pathlib import Path
 
 from contract_review.models import (
@@ -24,6 +25,7 @@ from contract_review.models import (
     InventoryEntry,
 )
 from contract_review.parties import find_parties, is_pronoun
+from contract_review.playbook.files import read_yaml
 from contract_review.text import repeated_lines
 from contract_review.text.numerals import (
     ENGLISH_NUMBER_WORDS,
@@ -38,6 +40,7 @@ __all__ = [
     "INVENTORY_TOPICS",
     "VALUE_CATEGORIES",
     "build_inventory",
+    "category_title",
     "find_dates",
     "normalise_jurisdiction",
     "normalise_period",
@@ -92,8 +95,26 @@ VALUE_CATEGORIES: tuple[str, ...] = CATEGORIES[:8]
 """The categories whose entry carries a value (a name, a date, a period, a place)."""
 
 
-INVENTORY_TOPICS: tuple[Topic, ...] = load_topics(Path(__file__).with_name("inventory.yaml"))
+_CATALOGUE = Path(__file__).with_name("inventory.yaml")
+
+INVENTORY_TOPICS: tuple[Topic, ...] = load_topics(_CATALOGUE)
 """Recognisers of the categories the checklist does not review (`inventory.yaml`)."""
+
+
+@cache
+def _names_zh() -> dict[str, str]:
+    """CUAD category → its Chinese name (`names_zh` of `inventory.yaml`; read when first
+    asked, by a report on a Chinese contract)."""
+    data = read_yaml(_CATALOGUE.read_text(encoding="utf-8"))
+    return {str(k): str(v) for k, v in (data.get("names_zh") or {}).items()}
+
+
+def category_title(category: str, language: str = "en") -> str:
+    """How to show a CUAD category in `language` ('en' or 'zh…'): its CUAD name in English,
+    its Chinese name in Chinese (the CUAD name for a category without one)."""
+    if language.startswith("zh"):
+        return _names_zh().get(category) or category
+    return category
 
 
 # --------------------------------------------------------------------------------------------

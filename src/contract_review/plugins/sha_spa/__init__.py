@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from contract_review.domains import SUBTYPES, Domain
 from contract_review.models import BaselinePosition
 from contract_review.playbook import Playbook, packaged_playbook
 from contract_review.plugins.registry import DomainPlugin, register_plugin
@@ -65,7 +66,7 @@ def sha_spa_plugin() -> DomainPlugin:
             "股东协议), English or Chinese: conditions, warranties, limitations and "
             "indemnities; board, vetoes and transfer rights."
         ),
-        subtypes=["spa", "sha"],
+        subtypes=list(SUBTYPES[Domain.SHA_SPA]),
         parser_config=DocumentParserConfig(structure_type="sha_spa"),
         build_checklist=build_sha_spa_checklist,
         baselines=list(BASELINES),

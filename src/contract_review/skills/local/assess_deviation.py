@@ -56,12 +56,49 @@ from contract_review.skills.local.compare_with_baseline import (
     prepare_input as prepare_comparison,
 )
 from contract_review.skills.local.load_review_criteria import read_criteria_file
-from contract_review.skills.risks import RiskFactory
+from contract_review.skills.risks import RiskFactory, Say
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 SKILL_ID = "assess_deviation"
 
 Direction = Literal["against_us", "in_our_favour", "unclear"]
+Rule = Literal[
+    "risk_shifted_to_us",
+    "risk_shifted_to_them",
+    "unconditional_risk",
+    "unconditional_risk_for_them",
+    "period_shortened_for_us",
+    "period_lengthened_for_us",
+    "period_shortened_for_them",
+    "period_lengthened_for_them",
+    "period_changed",
+    "cap_removed_on_us",
+    "cap_removed_on_them",
+    "cap_removed",
+    "cap_raised_on_us",
+    "cap_lowered_on_us",
+    "cap_raised_on_them",
+    "cap_lowered_on_them",
+    "cap_added_on_us",
+    "cap_added_on_them",
+    "cap_changed",
+    "obligation_added_for_us",
+    "obligation_removed_for_us",
+    "obligation_added_for_them",
+    "obligation_removed_for_them",
+    "protection_removed",
+    "right_added_for_us",
+    "right_added_for_them",
+    "right_removed_for_them",
+    "amount_against_us",
+    "amount_in_our_favour",
+    "amount_changed",
+    "clause_deleted",
+    "clause_added",
+    "wording_changed",
+]
+"""The rating rules (`RatedDeviation.rule`); a deviation not in our favour is a risk of type
+'deviation from baseline: <rule>'."""
 
 _ORDER = {RiskLevel.LOW: 0, RiskLevel.MEDIUM: 1, RiskLevel.HIGH: 2}
 _BIG_CHANGE = 0.5
@@ -225,6 +262,15 @@ _TOPICS: tuple[tuple[str, int, re.Pattern[str]], ...] = (
     ("payment", -1, re.compile(r"\bpa(?:y|id|yment)|支付|付款|进度款", re.IGNORECASE)),
 )
 """Topic of a changed figure and the sign of a change that hurts the paid party (+1: up)."""
+_TOPIC_ZH = {
+    "retention": "保留金",
+    "advance": "预付款",
+    "delay_damages": "逾期违约金",
+    "security": "履约担保",
+    "interest": "利息",
+    "payment": "付款",
+}
+"""The topics in Chinese."""
 
 
 @dataclass
@@ -296,32 +342,37 @@ def _sentences(text: str, spans: Iterable[tuple[int, int]], roles: PartyRoles) -
 Score = Callable[[Sentence], int]
 
 
-_Finding = tuple[str, RiskLevel, Direction, str]
-"""(rule, severity, direction, reason) of a change in obligations or rights."""
+_Finding = tuple[Rule, RiskLevel, Direction, str, str]
+"""(rule, severity, direction, reason in English, in Chinese) of a change in obligations or
+rights."""
 
 _OBLIGATION_ADDED_FOR_US: _Finding = (
     "obligation_added_for_us",
     RiskLevel.MEDIUM,
     "against_us",
     "Adds an obligation on our party.",
+    "增加了我方的义务。",
 )
 _OBLIGATION_REMOVED_FOR_US: _Finding = (
     "obligation_removed_for_us",
     RiskLevel.LOW,
     "in_our_favour",
     "Favourable to us: removes an obligation of ours.",
+    "对我方有利：删除了我方的一项义务。",
 )
 _OBLIGATION_ADDED_FOR_THEM: _Finding = (
     "obligation_added_for_them",
     RiskLevel.LOW,
     "in_our_favour",
     "Favourable to us: adds an obligation on the other side.",
+    "对我方有利：增加了对方的义务。",
 )
 _OBLIGATION_REMOVED_FOR_THEM: _Finding = (
     "obligation_removed_for_them",
     RiskLevel.MEDIUM,
     "against_us",
     "Removes an obligation of the other side.",
+    "删除了对方的一项义务。",
 )
 _PROTECTION_DUTY_REMOVED: _Finding = (
     "protection_removed",
@@ -329,36 +380,42 @@ _PROTECTION_DUTY_REMOVED: _Finding = (
     "against_us",
     "Removes a duty of the other side that protects us (payment, interest, extension of time, "
     "compensation).",
+    "删除了对方一项保护我方的义务（付款、利息、工期顺延或补偿）。",
 )
 _ENTITLEMENT_DENIED: _Finding = (
     "protection_removed",
     RiskLevel.HIGH,
     "against_us",
-    "Excludes an entitlement of ours ('shall not be entitled' / '无权').",
+    "Excludes an entitlement of ours ('shall not be entitled').",
+    "排除了我方的一项权利（如“无权”）。",
 )
 _ENTITLEMENT_REMOVED: _Finding = (
     "protection_removed",
     RiskLevel.HIGH,
     "against_us",
     "Removes an entitlement of ours.",
+    "删除了我方的一项权利。",
 )
 _RIGHT_ADDED_FOR_US: _Finding = (
     "right_added_for_us",
     RiskLevel.LOW,
     "in_our_favour",
     "Favourable to us: gives our party a new right.",
+    "对我方有利：赋予我方一项新的权利。",
 )
 _RIGHT_ADDED_FOR_THEM: _Finding = (
     "right_added_for_them",
     RiskLevel.MEDIUM,
     "against_us",
     "Gives the other side a new right against us.",
+    "赋予对方一项针对我方的新权利。",
 )
 _RIGHT_REMOVED_FOR_THEM: _Finding = (
     "right_removed_for_them",
     RiskLevel.LOW,
     "in_our_favour",
     "Favourable to us: removes a right of the other side.",
+    "对我方有利：删除了对方的一项权利。",
 )
 
 
@@ -373,7 +430,7 @@ def _total(sents: list[Sentence], kind: str, side: str) -> int:
 
 @dataclass
 class _Found:
-    rule: str
+    rule: Rule
     severity: RiskLevel
     direction: Direction
     reason: str
@@ -383,9 +440,10 @@ class _Found:
 
 
 class _Rater:
-    def __init__(self, cmp: Comparison, roles: PartyRoles) -> None:
+    def __init__(self, cmp: Comparison, roles: PartyRoles, say: Say) -> None:
         self.cmp = cmp
         self.roles = roles
+        self.say = say
         self.found: list[_Found] = []
         self.payee: bool | None = (
             True
@@ -397,7 +455,7 @@ class _Rater:
 
     def add(
         self,
-        rule: str,
+        rule: Rule,
         severity: RiskLevel,
         direction: Direction,
         reason: str,
@@ -406,6 +464,13 @@ class _Rater:
     ) -> None:
         order = (0, quote.start) if quote else (1, baseline.start if baseline else 0)
         self.found.append(_Found(rule, severity, direction, reason, quote, baseline, order))
+
+    def add_finding(
+        self, finding: _Finding, quote: Sentence | None, baseline: Sentence | None
+    ) -> None:
+        """`add` a finding given with its reason in both languages."""
+        rule, severity, direction, en, zh = finding
+        self.add(rule, severity, direction, self.say(en, zh), quote, baseline)
 
     # -- helpers --------------------------------------------------------------------------
 
@@ -468,7 +533,10 @@ class _Rater:
                 "risk_shifted_to_us",
                 RiskLevel.HIGH,
                 "against_us",
-                "Moves a cost, risk or liability onto our party (or excludes the other side's).",
+                self.say(
+                    "Moves a cost, risk or liability onto our party (or excludes the other side's).",
+                    "将费用、风险或责任转移给我方（或免除了对方的相应责任）。",
+                ),
                 c,
                 b,
             )
@@ -478,7 +546,10 @@ class _Rater:
                 "risk_shifted_to_them",
                 RiskLevel.LOW,
                 "in_our_favour",
-                "Favourable to us: moves a cost or risk onto the other side.",
+                self.say(
+                    "Favourable to us: moves a cost or risk onto the other side.",
+                    "对我方有利：将费用或风险转移给对方。",
+                ),
                 c,
                 b,
             )
@@ -488,7 +559,10 @@ class _Rater:
                 "protection_removed",
                 RiskLevel.HIGH,
                 "against_us",
-                "Removes an exclusion of our liability.",
+                self.say(
+                    "Removes an exclusion of our liability.",
+                    "删除了我方的一项免责约定。",
+                ),
                 None,
                 b,
             )
@@ -512,7 +586,10 @@ class _Rater:
                 "unconditional_risk",
                 RiskLevel.HIGH,
                 "against_us",
-                "Makes our burden unconditional (e.g. 'regardless of cause' / '无论何种原因').",
+                self.say(
+                    "Makes our burden unconditional (e.g. 'regardless of cause').",
+                    "使我方承担的义务或风险不附任何条件（如“无论何种原因”）。",
+                ),
                 c,
                 b,
             )
@@ -521,7 +598,10 @@ class _Rater:
                 "unconditional_risk_for_them",
                 RiskLevel.LOW,
                 "in_our_favour",
-                "Favourable to us: makes the other side's burden unconditional.",
+                self.say(
+                    "Favourable to us: makes the other side's burden unconditional.",
+                    "对我方有利：使对方承担的义务或风险不附任何条件。",
+                ),
                 c,
                 b,
             )
@@ -530,7 +610,10 @@ class _Rater:
                 "unconditional_risk",
                 RiskLevel.MEDIUM,
                 "unclear",
-                "Adds an unconditional wording ('regardless of cause'); who bears it is unclear.",
+                self.say(
+                    "Adds an unconditional wording ('regardless of cause'); who bears it is unclear.",
+                    "增加了不附条件的表述（如“无论何种原因”），但由哪一方承担尚不明确。",
+                ),
                 c,
                 b,
             )
@@ -548,7 +631,10 @@ class _Rater:
                     "cap_removed_on_us",
                     RiskLevel.HIGH,
                     "against_us",
-                    "Removes the cap on our liability.",
+                    self.say(
+                        "Removes the cap on our liability.",
+                        "删除了我方的责任上限。",
+                    ),
                     quote,
                     b,
                 )
@@ -557,7 +643,10 @@ class _Rater:
                     "cap_removed_on_them",
                     RiskLevel.LOW,
                     "in_our_favour",
-                    "Favourable to us: removes the cap on the other side's liability.",
+                    self.say(
+                        "Favourable to us: removes the cap on the other side's liability.",
+                        "对我方有利：删除了对方的责任上限。",
+                    ),
                     quote,
                     b,
                 )
@@ -566,7 +655,10 @@ class _Rater:
                     "cap_removed",
                     RiskLevel.MEDIUM,
                     "unclear",
-                    "Removes a liability cap; whose liability it limited is unclear.",
+                    self.say(
+                        "Removes a liability cap; whose liability it limited is unclear.",
+                        "删除了一项责任上限，但原上限限制的是哪一方的责任尚不明确。",
+                    ),
                     quote,
                     b,
                 )
@@ -578,7 +670,10 @@ class _Rater:
                     "cap_added_on_them",
                     RiskLevel.MEDIUM,
                     "against_us",
-                    "Limits the other side's liability to us.",
+                    self.say(
+                        "Limits the other side's liability to us.",
+                        "限制了对方对我方承担的责任。",
+                    ),
                     c,
                     self._pair(c, bs),
                 )
@@ -587,7 +682,10 @@ class _Rater:
                     "cap_added_on_us",
                     RiskLevel.LOW,
                     "in_our_favour",
-                    "Favourable to us: caps our liability.",
+                    self.say(
+                        "Favourable to us: caps our liability.",
+                        "对我方有利：为我方的责任设定了上限。",
+                    ),
                     c,
                     self._pair(c, bs),
                 )
@@ -597,14 +695,14 @@ class _Rater:
     ) -> None:
         """Report `finding` on the contract sentence that gained what `score` counts."""
         c, b = self._pick(cs, bs, score)
-        self.add(*finding, c, b)
+        self.add_finding(finding, c, b)
 
     def _lost(
         self, bs: list[Sentence], cs: list[Sentence], score: Score, finding: _Finding
     ) -> None:
         """Report `finding` on the baseline sentence that lost what `score` counts."""
         b = self._pick_removed(bs, cs, score)
-        self.add(*finding, self._pair(b, cs) if b else None, b)
+        self.add_finding(finding, self._pair(b, cs) if b else None, b)
 
     def _obligations(self, bs: list[Sentence], cs: list[Sentence]) -> None:
         def ob(side: str) -> Score:
@@ -622,7 +720,7 @@ class _Rater:
             b = self._pick_removed(bs, cs, ob("them"))
             protects = b is not None and b.protection
             finding = _PROTECTION_DUTY_REMOVED if protects else _OBLIGATION_REMOVED_FOR_THEM
-            self.add(*finding, self._pair(b, cs) if b else None, b)
+            self.add_finding(finding, self._pair(b, cs) if b else None, b)
 
     def _rights(self, bs: list[Sentence], cs: list[Sentence]) -> None:
         def right(side: str) -> Score:
@@ -649,7 +747,10 @@ class _Rater:
                 "protection_removed",
                 RiskLevel.HIGH,
                 "against_us",
-                "Deletes a protection of ours (payment, interest, extension of time, limitation).",
+                self.say(
+                    "Deletes a protection of ours (payment, interest, extension of time, limitation).",
+                    "删除了我方的一项保护性约定（付款、利息、工期顺延或责任限制）。",
+                ),
                 None,
                 removed,
             )
@@ -699,7 +800,10 @@ class _Rater:
                 "period_changed",
                 RiskLevel.LOW,
                 "unclear",
-                f"Changes a period ({what}) that applies to both parties alike.",
+                self.say(
+                    f"Changes a period ({what}) that applies to both parties alike.",
+                    f"修改了双方同等适用的期限（{what}）。",
+                ),
                 c,
                 b,
             )
@@ -708,7 +812,10 @@ class _Rater:
                 "period_changed",
                 RiskLevel.MEDIUM,
                 "unclear",
-                f"Changes a period ({what}); who must act within it is unclear.",
+                self.say(
+                    f"Changes a period ({what}); who must act within it is unclear.",
+                    f"修改了期限（{what}），但由哪一方在该期限内履行尚不明确。",
+                ),
                 c,
                 b,
             )
@@ -718,7 +825,10 @@ class _Rater:
                     "period_shortened_for_us",
                     RiskLevel.HIGH,
                     "against_us",
-                    f"Shortens a period our party must meet ({what}).",
+                    self.say(
+                        f"Shortens a period our party must meet ({what}).",
+                        f"缩短了我方须遵守的期限（{what}）。",
+                    ),
                     c,
                     b,
                 )
@@ -727,7 +837,10 @@ class _Rater:
                     "period_lengthened_for_us",
                     RiskLevel.LOW,
                     "in_our_favour",
-                    f"Favourable to us: gives our party longer ({what}).",
+                    self.say(
+                        f"Favourable to us: gives our party longer ({what}).",
+                        f"对我方有利：延长了我方的期限（{what}）。",
+                    ),
                     c,
                     b,
                 )
@@ -736,7 +849,10 @@ class _Rater:
                 "period_shortened_for_them",
                 RiskLevel.LOW,
                 "in_our_favour",
-                f"Favourable to us: shortens the other side's period ({what}).",
+                self.say(
+                    f"Favourable to us: shortens the other side's period ({what}).",
+                    f"对我方有利：缩短了对方的期限（{what}）。",
+                ),
                 c,
                 b,
             )
@@ -745,7 +861,10 @@ class _Rater:
                 "period_lengthened_for_them",
                 RiskLevel.MEDIUM,
                 "against_us",
-                f"Lengthens the other side's period ({what}).",
+                self.say(
+                    f"Lengthens the other side's period ({what}).",
+                    f"延长了对方的期限（{what}）。",
+                ),
                 c,
                 b,
             )
@@ -754,7 +873,14 @@ class _Rater:
         what = f"{n.baseline} → {n.contract}"
         up = n.change == "increased"
         if n.change not in ("increased", "decreased"):
-            self.add("amount_changed", RiskLevel.MEDIUM, "unclear", f"Changes {what}.", c, b)
+            self.add(
+                "amount_changed",
+                RiskLevel.MEDIUM,
+                "unclear",
+                self.say(f"Changes {what}.", f"修改了数值（{what}）。"),
+                c,
+                b,
+            )
             return
         assert n.baseline_value is not None
         assert n.contract_value is not None
@@ -769,7 +895,10 @@ class _Rater:
                         "cap_raised_on_us",
                         RiskLevel.HIGH,
                         "against_us",
-                        f"Raises the cap on our liability ({what}).",
+                        self.say(
+                            f"Raises the cap on our liability ({what}).",
+                            f"提高了我方的责任上限（{what}）。",
+                        ),
                         c,
                         b,
                     )
@@ -778,7 +907,10 @@ class _Rater:
                         "cap_lowered_on_us",
                         RiskLevel.LOW,
                         "in_our_favour",
-                        f"Favourable to us: lowers the cap on our liability ({what}).",
+                        self.say(
+                            f"Favourable to us: lowers the cap on our liability ({what}).",
+                            f"对我方有利：降低了我方的责任上限（{what}）。",
+                        ),
                         c,
                         b,
                     )
@@ -788,7 +920,10 @@ class _Rater:
                         "cap_raised_on_them",
                         RiskLevel.LOW,
                         "in_our_favour",
-                        f"Favourable to us: raises the cap on the other side's liability ({what}).",
+                        self.say(
+                            f"Favourable to us: raises the cap on the other side's liability ({what}).",
+                            f"对我方有利：提高了对方的责任上限（{what}）。",
+                        ),
                         c,
                         b,
                     )
@@ -797,7 +932,10 @@ class _Rater:
                         "cap_lowered_on_them",
                         RiskLevel.MEDIUM,
                         "against_us",
-                        f"Lowers the cap on the other side's liability ({what}).",
+                        self.say(
+                            f"Lowers the cap on the other side's liability ({what}).",
+                            f"降低了对方的责任上限（{what}）。",
+                        ),
                         c,
                         b,
                     )
@@ -806,7 +944,10 @@ class _Rater:
                     "cap_changed",
                     RiskLevel.MEDIUM,
                     "unclear",
-                    f"Changes a liability cap ({what}); whose liability is unclear.",
+                    self.say(
+                        f"Changes a liability cap ({what}); whose liability is unclear.",
+                        f"修改了责任上限（{what}），但限制的是哪一方的责任尚不明确。",
+                    ),
                     c,
                     b,
                 )
@@ -817,7 +958,10 @@ class _Rater:
                 "amount_changed",
                 RiskLevel.MEDIUM,
                 "unclear",
-                f"Changes a figure ({what}); its effect on us is unclear.",
+                self.say(
+                    f"Changes a figure ({what}); its effect on us is unclear.",
+                    f"修改了一项数值（{what}），对我方的影响尚不明确。",
+                ),
                 c,
                 b,
             )
@@ -826,13 +970,18 @@ class _Rater:
         hurts_payee = (sign > 0) == up
         against = hurts_payee if self.payee else not hurts_payee
         label = name.replace("_", " ")
+        label_zh = _TOPIC_ZH[name]
         if against:
             self.add(
                 "amount_against_us",
                 RiskLevel.HIGH if big else RiskLevel.MEDIUM,
                 "against_us",
-                f"Moves the {label} figure against us ({what}"
-                + (", a change of 50 % or more)." if big else ")."),
+                self.say(
+                    f"Moves the {label} figure against us ({what}"
+                    + (", a change of 50 % or more)." if big else ")."),
+                    f"{label_zh}的数值变动对我方不利（{what}"
+                    + ("，变动幅度达50%或以上）。" if big else "）。"),
+                ),
                 c,
                 b,
             )
@@ -841,7 +990,10 @@ class _Rater:
                 "amount_in_our_favour",
                 RiskLevel.LOW,
                 "in_our_favour",
-                f"Favourable to us: moves the {label} figure our way ({what}).",
+                self.say(
+                    f"Favourable to us: moves the {label} figure our way ({what}).",
+                    f"对我方有利：{label_zh}的数值变动有利于我方（{what}）。",
+                ),
                 c,
                 b,
             )
@@ -853,7 +1005,10 @@ class _Rater:
                 "clause_deleted",
                 RiskLevel.MEDIUM,
                 "unclear",
-                "The baseline clause is deleted; check what it provided.",
+                self.say(
+                    "The baseline clause is deleted; check what it provided.",
+                    "基准条款已被删除，请核查其原有约定。",
+                ),
                 None,
                 bs[0] if bs else None,
             )
@@ -862,7 +1017,10 @@ class _Rater:
                 "clause_added",
                 RiskLevel.LOW,
                 "unclear",
-                "New clause without a baseline counterpart; no rule matched.",
+                self.say(
+                    "New clause without a baseline counterpart; no rule matched.",
+                    "新增条款，基准文本中无对应条款，未适用任何评级规则。",
+                ),
                 cs[0] if cs else None,
                 None,
             )
@@ -872,7 +1030,10 @@ class _Rater:
                 "wording_changed",
                 RiskLevel.LOW,
                 "unclear",
-                "Wording changed; no rating rule matched.",
+                self.say(
+                    "Wording changed; no rating rule matched.",
+                    "措辞有所修改，未适用任何评级规则。",
+                ),
                 c,
                 self._pair(c, bs) if c else (bs[0] if bs else None),
             )
@@ -890,7 +1051,10 @@ class _Rater:
                     "protection_removed",
                     RiskLevel.HIGH,
                     "against_us",
-                    "A protection of ours in the baseline position is not in the clause.",
+                    self.say(
+                        "A protection of ours in the baseline position is not in the clause.",
+                        "基准立场中保护我方的约定未见于本条。",
+                    ),
                     None,
                     b,
                 )
@@ -899,8 +1063,11 @@ class _Rater:
                     "obligation_removed_for_them",
                     RiskLevel.MEDIUM,
                     "against_us",
-                    "An obligation of the other side in the baseline position is not in the "
-                    "clause.",
+                    self.say(
+                        "An obligation of the other side in the baseline position is not in "
+                        "the clause.",
+                        "基准立场中对方的一项义务未见于本条。",
+                    ),
                     None,
                     b,
                 )
@@ -909,8 +1076,11 @@ class _Rater:
                     "obligation_removed_for_us",
                     RiskLevel.LOW,
                     "in_our_favour",
-                    "Favourable to us: an obligation of ours in the baseline position is not "
-                    "in the clause.",
+                    self.say(
+                        "Favourable to us: an obligation of ours in the baseline position is "
+                        "not in the clause.",
+                        "对我方有利：基准立场中我方的一项义务未见于本条。",
+                    ),
                     None,
                     b,
                 )
@@ -946,15 +1116,27 @@ def _criteria_for(
     return out
 
 
-def _apply_criteria(devs: list[RatedDeviation], criteria: list[dict[str, Any]]) -> None:
+def _apply_criteria(
+    devs: list[RatedDeviation], criteria: list[dict[str, Any]], say: Say | None = None
+) -> None:
+    say = say or Say()
     for crit in criteria:
         level = _risk_level(crit.get("risk_level"))
         label = str(crit.get("criterion") or crit.get("topic"))
-        extra = f" Playbook ({crit.get('topic')}): {label}."
+        extra = say(
+            f" Playbook ({crit.get('topic')}): {label}.",
+            f"审查标准（{crit.get('topic')}）：{label}。",
+        )
         if crit.get("preferred_position"):
-            extra += f" Preferred: {crit['preferred_position']}."
+            extra += say(
+                f" Preferred: {crit['preferred_position']}.",
+                f"首选立场：{crit['preferred_position']}。",
+            )
         if crit.get("fallback_position"):
-            extra += f" Fallback: {crit['fallback_position']}."
+            extra += say(
+                f" Fallback: {crit['fallback_position']}.",
+                f"可接受的退让方案：{crit['fallback_position']}。",
+            )
         for dev in devs:
             if dev.direction == "in_our_favour" or dev.criterion is not None:
                 continue
@@ -969,12 +1151,13 @@ def _apply_criteria(devs: list[RatedDeviation], criteria: list[dict[str, Any]]) 
 # --------------------------------------------------------------------------------------------
 
 
-def assess(cmp: Comparison, roles: PartyRoles) -> list[RatedDeviation]:
-    """Rated deviations of a comparison from the side of `roles`."""
+def assess(cmp: Comparison, roles: PartyRoles, language: str = "en") -> list[RatedDeviation]:
+    """Rated deviations of a comparison from the side of `roles`, their reasons in the review's
+    `language`."""
     out = cmp.output
     if out.status == "unmodified":
         return []
-    rater = _Rater(cmp, roles)
+    rater = _Rater(cmp, roles, Say(language))
     # A deleted clause is rated on what the baseline gave, position or wording alike.
     position = out.baseline_kind == "position" and out.status != "deleted"
     for unit in cmp.units:
@@ -1021,9 +1204,10 @@ def handle(inp: AssessDeviationInput) -> AssessDeviationOutput:
         )
     )
     roles = party_roles(inp.document_structure, ctx.our_party)
-    devs = assess(cmp, roles)
+    say = Say(ctx.language)
+    devs = assess(cmp, roles, ctx.language)
     crits = _criteria_for(inp.criteria_data, cmp.output.title, cmp.contract_text)
-    _apply_criteria(devs, crits)
+    _apply_criteria(devs, crits, say)
     notes = list(cmp.output.notes)
     if not roles.resolved:
         notes.append(
@@ -1051,20 +1235,32 @@ def handle(inp: AssessDeviationInput) -> AssessDeviationOutput:
 # --------------------------------------------------------------------------------------------
 
 
+_STATUS_ZH = {"modified": "已被修改", "added": "为新增条款", "deleted": "已被删除"}
+
+
 def risk_rule(risk: RiskFactory, out: AssessDeviationOutput) -> list[RiskPoint]:
     """Each rated deviation that is not in our favour is a risk of its severity."""
     risks = []
     for dev in out.deviations:
         if dev.direction == "in_our_favour" or not dev.severity:
             continue
+        baseline = dev.baseline_quote or dev.baseline_text
+        status = dev.deviation_type
         risks.append(
             risk.risk(
                 SKILL_ID,
                 dev.severity,
                 f"deviation from baseline: {dev.rule or dev.deviation_type}",
-                dev.reason or f"The clause {dev.deviation_type} against its baseline.",
+                dev.reason
+                or risk.say(
+                    f"The clause {status} against its baseline.",
+                    f"本条相对基准文本{_STATUS_ZH.get(status, status)}。",
+                ),
                 reason=dev.reason,
-                analysis=f"Baseline: {dev.baseline_quote or dev.baseline_text}",
+                # no baseline sentence (a new obligation, an added clause): nothing to show
+                analysis=risk.say(f"Baseline: {baseline}", f"基准文本：{baseline}")
+                if baseline
+                else "",
                 quote=dev.quote or dev.actual_text or None,
             )
         )

@@ -47,7 +47,7 @@ from contract_review.skills.context import (
     require_clause,
 )
 from contract_review.skills.local.extract_financial_terms import analyse
-from contract_review.skills.risks import RiskFactory
+from contract_review.skills.risks import RiskFactory, Say
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 from contract_review.text import LEADING_NUMBER, SEGMENT_END, has_cjk
 from contract_review.text.literals import GatedPattern, fold
@@ -79,7 +79,8 @@ class PositionFinding(BaseModel):
     """A term of the clause measured against a playbook position."""
 
     position_id: str = Field(description="The position.")
-    topic: str = Field(description="Its topic.")
+    topic: str = Field(description="Its topic (English: part of the risk type, a stable key).")
+    title: str = Field("", description="The position's title in the review's language (zh).")
     effect: Effect = Field(description="'against_us' or 'favourable' (to us).")
     check: str = Field(description="'their_right' or 'our_duty'.")
     level: RiskLevel = Field(description="Weight of the term (for against_us).")
@@ -426,11 +427,16 @@ def _finding(
     level: str,
     breadth: list[str],
     value: float | None = None,
+    language: str | None = None,
 ) -> PositionFinding:
-    language = "zh" if has_cjk(sentence) else "en"
+    """The finding, with our position's wording in the review's `language` (None: in the
+    sentence's)."""
+    if language is None:
+        language = "zh" if has_cjk(sentence) else "en"
     return PositionFinding(
         position_id=position.id,
         topic=position.topic,
+        title=position.title_text(language),
         effect=effect,
         check=check.kind,
         level=RiskLevel(level),
@@ -556,10 +562,11 @@ def _judged(
     payer: tuple[str, str] | None,
     price: float | None,
     places: dict[str, Side],
+    language: str | None,
 ) -> list[PositionFinding]:
     """The matched terms judged from the side of `roles`' party (each term once: a clause's
-    sentences come again as its sub-clauses')."""
-    setting = (roles, payer, price, tuple(sorted(places.items())))
+    sentences come again as its sub-clauses'), our positions worded in `language`."""
+    setting = (roles, payer, price, tuple(sorted(places.items())), language)
     out = []
     for position, check, sentence in matches:
         key = (id(position), id(check), sentence, setting)
@@ -567,7 +574,7 @@ def _judged(
         if hit is None or hit[0] is not position or hit[1] is not check:
             if len(_JUDGED) >= 8192:
                 _JUDGED.clear()
-            found = _judged_one(position, check, sentence, roles, payer, price, places)
+            found = _judged_one(position, check, sentence, roles, payer, price, places, language)
             hit = _JUDGED[key] = (position, check, found)
         if hit[2] is not None:
             out.append(hit[2].model_copy())  # callers may annotate their copy
@@ -592,16 +599,17 @@ def _judged_one(
     payer: tuple[str, str] | None,
     price: float | None,
     places: dict[str, Side],
+    language: str | None,
 ) -> PositionFinding | None:
     if isinstance(check, NumberCheck):
-        return _measured(position, check, sentence, roles, payer, price)
+        return _measured(position, check, sentence, roles, payer, price, language)
     judged = _judge(check, sentence, roles, payer, places)
     if judged is None:
         return None
     effect, holder = judged
     breadth = list(dict.fromkeys(m.group().lower() for m in _BREADTH.finditer(sentence)))
     level = check.breadth_level if breadth else check.level
-    return _finding(position, check, sentence, effect, holder, level, breadth)
+    return _finding(position, check, sentence, effect, holder, level, breadth, language=language)
 
 
 def _specific_first(findings: list[PositionFinding], general: set[str]) -> list[PositionFinding]:
@@ -719,6 +727,7 @@ def _measured(
     roles: PartyRoles,
     payer: tuple[str, str] | None,
     price: float | None,
+    language: str | None,
 ) -> PositionFinding | None:
     """The number of the term against the tiers, for the party that bears the term."""
     # The number is read from where the term starts ('…质保期满后十五日内支付': the period of
@@ -787,7 +796,7 @@ def _measured(
     if is_pronoun(holder):
         holder = _word(roles, side)  # type: ignore[arg-type]
     effect: Effect = "against_us" if side == check.bearer else "favourable"
-    return _finding(position, check, whole, effect, holder, level, [], value)
+    return _finding(position, check, whole, effect, holder, level, [], value, language)
 
 
 _NOT_THE_TERM = re.compile(
@@ -857,19 +866,24 @@ async def handle(inp: CheckPositionsInput) -> CheckPositionsOutput:
     if not positions:
         return out
     text = clause.text
+    # our positions in the review's language; asked without one, in each sentence's
+    language = ctx.language if "language" in ctx.model_fields_set else None
     matches = _matches(positions, text)
     if not matches:
         findings: list[PositionFinding] = []
     elif ctx.our_party:
-        findings = _for_party(inp.document_structure, ctx.our_party, matches)
+        findings = _for_party(inp.document_structure, ctx.our_party, matches, language)
     else:
-        findings = _neutral(inp.document_structure, matches)
+        findings = _neutral(inp.document_structure, matches, language)
     findings.sort(key=lambda f: text.find(f.quote))
     return out.model_copy(update={"findings": findings})
 
 
 def _for_party(
-    structure: DocumentStructure | None, party: str, matches: list[Match]
+    structure: DocumentStructure | None,
+    party: str,
+    matches: list[Match],
+    language: str | None = None,
 ) -> list[PositionFinding]:
     """The clause's terms judged for `party` (nothing when the contract does not name it)."""
     roles = party_roles(structure, party)
@@ -888,14 +902,16 @@ def _for_party(
         if any(isinstance(c, PartyCheck) and c.holder_at_seat for _, c, _ in matches)
         else {}
     )
-    return _judged(matches, roles, payer, price, places)
+    return _judged(matches, roles, payer, price, places, language)
 
 
 _parties = per_structure()(find_parties)
 """The contract's parties, read once per document (a neutral review asks at every clause)."""
 
 
-def _neutral(structure: DocumentStructure | None, matches: list[Match]) -> list[PositionFinding]:
+def _neutral(
+    structure: DocumentStructure | None, matches: list[Match], language: str | None = None
+) -> list[PositionFinding]:
     """A neutral review: each one-sided term against whichever party it burdens, named. With
     two parties the terms are judged once: what favours one is against the other."""
     parties = (_parties(structure) if structure is not None else [])[:4]
@@ -907,7 +923,7 @@ def _neutral(structure: DocumentStructure | None, matches: list[Match]) -> list[
     ]
     found: dict[tuple[str, str], PositionFinding] = {}
     for n, word in enumerate(words):
-        for f in _for_party(structure, word, matches):
+        for f in _for_party(structure, word, matches, language):
             burdened = shown[n] if f.effect == "against_us" else ""
             if len(words) == 2 and f.effect == "favourable":
                 burdened = shown[1 - n]
@@ -920,43 +936,71 @@ def _neutral(structure: DocumentStructure | None, matches: list[Match]) -> list[
 
 
 _MEASURE_WORDS = {
-    "annual_rate": "% a year",
-    "days": " days",
-    "months_of_fees": " months of fees",
-    "share_of_price": "% of the contract price",
-    "percent": "%",
+    "annual_rate": ("{}% a year", "年化{}%"),
+    "days": ("{} days", "{}天"),
+    "months_of_fees": ("{} months of fees", "{}个月的费用"),
+    "share_of_price": ("{}% of the contract price", "合同价款的{}%"),
+    "percent": ("{}%", "{}%"),
 }
+"""How a measured number reads, in English and Chinese."""
 
 
-def _what(f: PositionFinding) -> str:
+def _what(f: PositionFinding, say: Say) -> str:
     """What makes the term one-sided or off the tiers, in a few words."""
     if f.value is not None:
-        return f"{f.value:g}{_MEASURE_WORDS.get(f.measure, '')} for {f.holder}"
-    broad = f" ({', '.join(f.breadth)})" if f.breadth else ""
-    alone = "holds the right alone" if f.check == "their_right" else "bears it alone"
-    return f"{f.holder} {alone}{broad}"
+        en, zh = _MEASURE_WORDS.get(f.measure, ("{}", "{}"))
+        value = f"{f.value:g}"
+        return say(f"{en.format(value)} for {f.holder}", f"{zh.format(value)}（{f.holder}）")
+    if f.check == "their_right":
+        alone = say(f"{f.holder} holds the right alone", f"由{f.holder}单方享有该权利")
+    else:
+        alone = say(f"{f.holder} bears it alone", f"由{f.holder}单方承担")
+    if not f.breadth:
+        return alone
+    return alone + say(
+        f" ({', '.join(f.breadth)})", "（" + "、".join(f"“{b}”" for b in f.breadth) + "）"
+    )
+
+
+def _sentence(text: str, say: Say) -> str:
+    """`text` ending as a sentence ends in the review's language."""
+    text = text.strip()
+    if not text or text[-1] in ".!?。！？；;":
+        return text
+    return text + say(".", "。")
 
 
 def risk_rule(risk: RiskFactory, out: CheckPositionsOutput) -> list[RiskPoint]:
     """Each term against us (or, neutral, against either party) is a risk of its level,
     quoted on its sentence and tied to its position."""
+    say = Say(risk.language)
     risks = []
     for f in out.findings:
         if f.effect != "against_us":
             continue
-        against = f"one-sided against {f.burdens}" if f.burdens else "one-sided against us"
-        what = _what(f) if f.value is not None else f"{against}: {_what(f)}"
-        if f.value is not None and f.burdens:
-            what += f", against {f.burdens}"
+        if f.value is not None:
+            what = _what(f, say)
+            if f.burdens:
+                what += say(f", against {f.burdens}", f"，对{f.burdens}不利")
+        else:
+            against = (
+                say(f"one-sided against {f.burdens}", f"对{f.burdens}不利的单方条款")
+                if f.burdens
+                else say("one-sided against us", "对我方不利的单方条款")
+            )
+            what = say(f"{against}: {_what(f, say)}", f"{against}，{_what(f, say)}")
         risks.append(
             risk.risk(
                 SKILL_ID,
                 f.level,
                 f"playbook: {f.topic}",
-                f"{f.topic}: {what}.",
+                say(f"{f.topic}: {what}.", f"{f.title or f.topic}：{what}。"),
                 reason=f.rationale,
-                analysis=f"Standard: {f.standard}"
-                + (f" Fallback: {f.fallback}" if f.fallback else ""),
+                analysis=say(
+                    f"Standard: {f.standard}" + (f" Fallback: {f.fallback}" if f.fallback else ""),
+                    f"我方标准立场：{_sentence(f.standard, say)}"
+                    + (f"可接受的退让方案：{_sentence(f.fallback, say)}" if f.fallback else ""),
+                ),
                 quote=f.quote,
                 position_id=f.position_id,
                 burdens=f.burdens,
@@ -967,8 +1011,17 @@ def risk_rule(risk: RiskFactory, out: CheckPositionsOutput) -> list[RiskPoint]:
 
 def favourable_rule(risk: RiskFactory, out: CheckPositionsOutput) -> list[FavourableTerm]:
     """Each term that burdens the other side, for the report's 'favourable to us'."""
+    say = Say(risk.language)
     return [
-        risk.favourable(f.position_id, f.topic, f"{f.topic}: {_what(f)}.", f.quote)
+        risk.favourable(
+            f.position_id,
+            f.topic,
+            say(
+                f"{f.topic}: {_what(f, say)}.",
+                f"{f.title or f.topic}：{_what(f, say)}。",
+            ),
+            f.quote,
+        )
         for f in out.findings
         if f.effect == "favourable"
     ]

@@ -179,8 +179,12 @@ def risk_rule(risk: RiskFactory, out: CrossReferenceCheckOutput) -> list[RiskPoi
             SKILL_ID,
             RiskLevel.MEDIUM if ref.status == "deleted" else RiskLevel.LOW,
             f"reference to a {ref.status} clause",
-            f"'{ref.text}' refers to clause {ref.target_clause_id}, which is "
-            + ("deleted." if ref.status == "deleted" else "not in the contract."),
+            risk.say(
+                f"'{ref.text}' refers to clause {ref.target_clause_id}, which is "
+                + ("deleted." if ref.status == "deleted" else "not in the contract."),
+                f"“{ref.text}”援引第{ref.target_clause_id}条，但该条"
+                + ("已被删除。" if ref.status == "deleted" else "在合同中并不存在。"),
+            ),
             quote=ref.text,
         )
         for ref in out.references

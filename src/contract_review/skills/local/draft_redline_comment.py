@@ -53,6 +53,7 @@ from contract_review.playbook.measure import annual_rate as _annual_rate
 from contract_review.skills.cache import per_structure
 from contract_review.skills.context import ReviewContext, SkillState, StructureInput, require_clause
 from contract_review.skills.schema import SkillBackend, SkillRegistration
+from contract_review.skills.titles import risk_title
 from contract_review.text import HAN
 from contract_review.text.numerals import (
     CN_NUMERAL_CHARS,
@@ -1496,12 +1497,20 @@ def _comment(
 ) -> str:
     us = _us(ctx, rc, zh)
     benefit_key = proposal.benefit if proposal else "none"
-    head = (
-        f"{_LEVEL_ZH[risk.risk_level]}风险——{risk.risk_type}："
-        if zh
-        else f"{_LEVEL_EN[risk.risk_level]} risk – {risk.risk_type}: "
-    )
-    parts = [p for p in (_sentence(risk.description, zh), _sentence(risk.reason, zh)) if p]
+    description = risk.description
+    if zh:
+        # the risk type is a machine key: a Chinese comment names it by its Chinese title (and
+        # says once what the title already names: 'Cap on Liability：…' after '偏离我方立场：Cap
+        # on Liability')
+        known = next((p for p in rc.positions if p.id == risk.position_id), None) if rc else None
+        title = known.title_text("zh") if known else risk_title(risk.risk_type, "zh-CN")
+        named, colon, rest = description.partition("：")
+        if colon and named.strip() and title.endswith(named.strip()):
+            description = rest
+        head = f"{_LEVEL_ZH[risk.risk_level]}风险——{title}："
+    else:
+        head = f"{_LEVEL_EN[risk.risk_level]} risk – {risk.risk_type}: "
+    parts = [p for p in (_sentence(description, zh), _sentence(risk.reason, zh)) if p]
     why = "".join(parts) if zh else "".join(f"{p} " for p in parts)
     stance = _stance(ctx.position, zh)
     if zh:

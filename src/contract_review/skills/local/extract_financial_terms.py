@@ -24,7 +24,7 @@ from contract_review.parties import (
     payer_of,
 )
 from contract_review.skills.context import ReviewContext, SkillState, StructureInput, require_clause
-from contract_review.skills.risks import RiskFactory
+from contract_review.skills.risks import RiskFactory, Say
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 from contract_review.text import CJK_IDEOGRAPHS, HAN, SEGMENT_END
 from contract_review.text.numerals import (
@@ -553,9 +553,11 @@ def _keyword_hits(t: str, start: int, end: int, cjk: bool) -> list[tuple[int, in
 
 _DAMAGES = frozenset({"delay_damages", "liquidated_damages"})
 _CATEGORY_LABELS = {
-    "delay_damages": "delay damages",
-    "liquidated_damages": "liquidated damages",
+    "delay_damages": ("delay damages", "逾期违约金"),
+    "liquidated_damages": ("liquidated damages", "违约金"),
 }
+"""Damages categories as (English, Chinese) words."""
+_PER_ZH = {"day": "每日", "week": "每周", "month": "每月", "year": "每年"}
 
 # --------------------------------------------------------------------------------------------
 # Scanning
@@ -1079,14 +1081,16 @@ def _title_hits(
 
 
 def analyse(
-    text: str, title_hits: list[tuple[str, str]] | None = None
+    text: str, title_hits: list[tuple[str, str]] | None = None, language: str = "en"
 ) -> tuple[list[_Item], list[FinancialFlag]]:
-    """The terms and flags of `text` (public for benchmarks; `handle` is the skill)."""
+    """The terms and flags of `text`, the flags' messages in `language` (public for
+    benchmarks; `handle` is the skill)."""
     scanner = _Scanner(text)
     items = scanner.items()
     t = scanner.t
+    say = Say(language)
     if not items:
-        return [], _flags(text, t, items)
+        return [], _flags(text, t, items, say)
     sentences: list[tuple[int, int]] = []
     for it in items:
         last = sentences[-1] if sentences else (0, 0)
@@ -1122,7 +1126,7 @@ def analyse(
             and _RESTATED.search(t, max(prev.end, prev.of_span[1] if prev.of_span else 0), it.start)
         ):  # '合同价款的10%作为预付款，即人民币…': the amount restates the term before it
             it.category, it.cue, it.cap_applies_to = prev.category, prev.cue, prev.cap_applies_to
-    return items, _flags(text, t, items)
+    return items, _flags(text, t, items, say)
 
 
 def _is_sentence_end(t: str, p: int) -> bool:
@@ -1152,17 +1156,22 @@ def _sentence(t: str, span: _Item | FinancialFlag | re.Match[str]) -> tuple[int,
     return ss, se
 
 
-def _flags(text: str, t: str, items: list[_Item]) -> list[FinancialFlag]:
+def _flags(text: str, t: str, items: list[_Item], say: Say) -> list[FinancialFlag]:
     flags: list[FinancialFlag] = []
     for it in items:
         if it.match is False:
             what = f" {it.currency}" if it.currency else ""
+            cur = f"{it.currency} " if it.currency else ""
+            words = _fmt(it.words_value or Decimal(0))
+            figures = _fmt(it.figures_value or Decimal(0))
             flags.append(
                 FinancialFlag(
                     code="words_figures_mismatch",
-                    message=f"Words and figures differ: words give{what} "
-                    f"{_fmt(it.words_value or Decimal(0))}, figures give{what} "
-                    f"{_fmt(it.figures_value or Decimal(0))}.",
+                    message=say(
+                        f"Words and figures differ: words give{what} {words}, figures "
+                        f"give{what} {figures}.",
+                        f"金额大写与小写不一致：大写为{cur}{words}，小写为{cur}{figures}。",
+                    ),
                     quote=text[it.start : it.end],
                     start=it.start,
                     end=it.end,
@@ -1185,15 +1194,19 @@ def _flags(text: str, t: str, items: list[_Item]) -> list[FinancialFlag]:
         ):
             unit = "%" if it.kind == "percentage" else ""
             cur = f"{it.currency} " if it.kind == "amount" else ""
-            stated = (
-                f"; the clause states '{text[no_cap.start() : no_cap.end()]}'" if no_cap else ""
-            )
+            stated = text[no_cap.start() : no_cap.end()] if no_cap else ""
+            label, label_zh = _CATEGORY_LABELS[it.category]
             flags.append(
                 FinancialFlag(
                     code="uncapped_damages",
-                    message=f"{_CATEGORY_LABELS[it.category].capitalize()} of {cur}"
-                    f"{_fmt(it.value)}{unit} per {it.rate_period} with no cap in this clause"
-                    f"{stated}.",
+                    message=say(
+                        f"{label.capitalize()} of {cur}{_fmt(it.value)}{unit} per "
+                        f"{it.rate_period} with no cap in this clause"
+                        + (f"; the clause states '{stated}'." if stated else "."),
+                        f"{label_zh}按{_PER_ZH.get(it.rate_period, it.rate_period)}{cur}"
+                        f"{_fmt(it.value)}{unit}计算，本条未约定上限"
+                        + (f"，且明确写明“{stated}”。" if stated else "。"),
+                    ),
                     quote=text[it.start : it.end],
                     start=it.start,
                     end=it.end,
@@ -1210,19 +1223,31 @@ def _flags(text: str, t: str, items: list[_Item]) -> list[FinancialFlag]:
             flags.append(
                 FinancialFlag(
                     code="retention_above_cn_3_percent",
-                    message=f"质量保证金比例{_fmt(it.value)}%高于工程价款结算总额的3%"
-                    "（建质〔2017〕138号规定的上限）。",
+                    message=say(
+                        f"Retention (quality guarantee deposit) of {_fmt(it.value)}% is above "
+                        "3% of the settled contract price, the cap set by PRC rules (Jian Zhi "
+                        "[2017] No. 138).",
+                        f"质量保证金比例{_fmt(it.value)}%高于工程价款结算总额的3%"
+                        "（建质〔2017〕138号规定的上限）。",
+                    ),
                     quote=text[it.start : it.end],
                     start=it.start,
                     end=it.end,
                 )
             )
         elif it.category == "retention" and it.kind == "percentage" and it.value > 5:
-            of = f" of {text[it.of_span[0] : it.of_span[1]]}" if it.of_span else ""
+            base = text[it.of_span[0] : it.of_span[1]] if it.of_span else ""
             flags.append(
                 FinancialFlag(
                     code="retention_above_5_percent",
-                    message=f"Retention of {_fmt(it.value)}%{of} is above 5%.",
+                    message=say(
+                        f"Retention of {_fmt(it.value)}%"
+                        + (f" of {base}" if base else "")
+                        + " is above 5%.",
+                        "保留金比例"
+                        + (f"（以{base}为基数）" if base else "")
+                        + f"为{_fmt(it.value)}%，高于5%。",
+                    ),
                     quote=text[it.start : it.end],
                     start=it.start,
                     end=it.end,
@@ -1239,7 +1264,7 @@ def _flags(text: str, t: str, items: list[_Item]) -> list[FinancialFlag]:
             flags.append(
                 FinancialFlag(
                     code="no_late_payment_interest",
-                    message="No interest is payable on late payment.",
+                    message=say("No interest is payable on late payment.", "逾期付款不计付利息。"),
                     quote=quote,
                     start=k_start + lead,
                     end=k_start + lead + len(quote),
@@ -1286,7 +1311,8 @@ def handle(inp: FinancialTermsInput) -> FinancialTermsOutput:
     else:
         clause = require_clause(structure, inp.clause_id)
         text, source, offset = clause.text, "clause", clause.start_offset
-    items, flags = analyse(text, _title_hits(structure, clause))
+    language = inp.review_context.language if inp.review_context else "en"
+    items, flags = analyse(text, _title_hits(structure, clause), language)
     party = inp.review_context.our_party if inp.review_context else ""
     if party and any(f.code in _SIDED for f in flags):
         roles = party_roles(structure, party)

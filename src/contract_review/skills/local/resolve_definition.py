@@ -155,7 +155,10 @@ def risk_rule(risk: RiskFactory, out: ResolveDefinitionOutput) -> list[RiskPoint
             SKILL_ID,
             RiskLevel.LOW,
             "undefined term",
-            f"'{u.term}' is used as a defined term but never defined.",
+            risk.say(
+                f"'{u.term}' is used as a defined term but never defined.",
+                f"合同将“{u.term}”作为定义术语使用，但未对其作出定义。",
+            ),
             quote=u.term,
         )
         for u in terms[:_MAX_UNDEFINED]
@@ -166,8 +169,13 @@ def risk_rule(risk: RiskFactory, out: ResolveDefinitionOutput) -> list[RiskPoint
                 SKILL_ID,
                 RiskLevel.LOW,
                 "terms defined elsewhere",
-                "Terms the contract does not define take their meaning from another document: "
-                "check that it is in force, available and consistent with this contract.",
+                risk.say(
+                    "Terms the contract does not define take their meaning from another "
+                    "document: check that it is in force, available and consistent with this "
+                    "contract.",
+                    "本合同未定义的术语援引其他文件的定义：请核实该文件是否有效、可以取得，"
+                    "且与本合同一致。",
+                ),
                 quote=out.defined_elsewhere,
             )
         )

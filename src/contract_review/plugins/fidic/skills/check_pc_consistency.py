@@ -29,12 +29,13 @@ from contract_review.parties import party_actions, party_roles
 from contract_review.plugins.fidic.skills.merge_gc_pc import (
     MergedClause,
     MergedConditions,
+    MergeProblem,
     gc_and_pc,
     merge_documents,
 )
 from contract_review.skills.context import ReviewContext, SkillState
 from contract_review.skills.local.compare_with_baseline import numbers_in, sentences
-from contract_review.skills.risks import RiskFactory
+from contract_review.skills.risks import RiskFactory, Say
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 from contract_review.text import CJK_IDEOGRAPHS
 
@@ -48,6 +49,16 @@ Kind = Literal[
     "risk_shift",
     "merge_error",
 ]
+Shift = Literal[
+    "entitlement_deleted",
+    "unforeseeable_risk",
+    "fitness_for_purpose",
+    "cap_removed",
+    "indemnity_regardless_of_cause",
+    "notice_shortened",
+    "payment_period_extended",
+]
+"""What a `risk_shift` finding shifts: its rule is 'risk_shift:<shift>'."""
 Severity = Literal["high", "medium", "low"]
 
 
@@ -132,7 +143,7 @@ def prepare_input(
 _REF = re.compile(r"Sub-?Clauses?\s+(\d{1,2}\.\d{1,2})|第\s*(\d{1,2}\.\d{1,2})\s*(?:款|条)")
 
 
-def _references(merged: MergedConditions) -> list[Finding]:
+def _references(merged: MergedConditions, say: Say) -> list[Finding]:
     deleted = set(merged.deleted_ids)
     known = set(merged.ids)
     out: list[Finding] = []
@@ -146,10 +157,16 @@ def _references(merged: MergedConditions) -> list[Finding]:
                     continue
                 if target in deleted:
                     kind: Kind = "reference_to_deleted"
-                    why = f"Sub-Clause {target} is deleted by the Particular Conditions"
+                    why = say(
+                        f"Sub-Clause {target} is deleted by the Particular Conditions",
+                        f"第{target}款已被专用条件删除",
+                    )
                 elif target not in known:
                     kind = "reference_to_missing"
-                    why = f"Sub-Clause {target} exists in neither the GC nor the PC"
+                    why = say(
+                        f"Sub-Clause {target} exists in neither the GC nor the PC",
+                        f"通用条件和专用条件中均无第{target}款",
+                    )
                 else:
                     continue
                 out.append(
@@ -159,8 +176,11 @@ def _references(merged: MergedConditions) -> list[Finding]:
                         severity="medium" if s.source == "PC" else "low",
                         clause_ids=[c.clause_id, target],
                         quotes=[Quote(clause_id=c.clause_id, source="effective", text=s.text)],
-                        explanation=f"Sub-Clause {c.clause_id} relies on Sub-Clause {target}, "
-                        f"but {why}; the mechanism it refers to does not work.",
+                        explanation=say(
+                            f"Sub-Clause {c.clause_id} relies on Sub-Clause {target}, but "
+                            f"{why}; the mechanism it refers to does not work.",
+                            f"第{c.clause_id}款援引第{target}款，但{why}，所援引的机制无法运作。",
+                        ),
                     )
                 )
     return out
@@ -179,10 +199,19 @@ _TOPICS: dict[str, tuple[str, ...]] = {
     "advance payment": (r"advance\s+payment|预付款",),
 }
 _TOPIC_RE = {k: tuple(re.compile(p, re.IGNORECASE) for p in v) for k, v in _TOPICS.items()}
+_TOPICS_ZH = {
+    "notice of delay": "延误通知",
+    "notice of claim": "索赔通知",
+    "interim payment": "期中付款",
+    "retention": "保留金",
+    "performance security": "履约担保",
+    "advance payment": "预付款",
+}
+_KINDS_ZH = {"period": "期限", "percentage": "比例"}
 _EXCLUDE = {"notice of delay": re.compile(r"notice\s+of\s+claim|索赔", re.IGNORECASE)}
 
 
-def _conflicts(merged: MergedConditions) -> list[Finding]:
+def _conflicts(merged: MergedConditions, say: Say) -> list[Finding]:
     out: list[Finding] = []
     for topic, regexes in _TOPIC_RE.items():
         seen: list[tuple[MergedClause, str, str, float, bool]] = []
@@ -218,9 +247,13 @@ def _conflicts(merged: MergedConditions) -> list[Finding]:
                         Quote(clause_id=first[0].clause_id, source="effective", text=first[1]),
                         Quote(clause_id=other[0].clause_id, source="effective", text=other[1]),
                     ],
-                    explanation=f"Different {kind}s are given for the {topic}: Sub-Clause "
-                    f"{ids[0]} and Sub-Clause {ids[1]} disagree; the shorter one may be "
-                    "enforced against the Contractor.",
+                    explanation=say(
+                        f"Different {kind}s are given for the {topic}: Sub-Clause {ids[0]} and "
+                        f"Sub-Clause {ids[1]} disagree; the shorter one may be enforced against "
+                        "the Contractor.",
+                        f"第{ids[0]}款与第{ids[1]}款就{_TOPICS_ZH[topic]}约定的"
+                        f"{_KINDS_ZH[kind]}不一致，可能按较短者对承包人执行。",
+                    ),
                 )
             )
     return out
@@ -283,7 +316,7 @@ def _definitions(text: str) -> dict[str, str]:
     return {m.group(1).strip(): m.group(2).strip() for m in _DEF.finditer(text)}
 
 
-def _old_sense(merged: MergedConditions) -> list[Finding]:
+def _old_sense(merged: MergedConditions, say: Say) -> list[Finding]:
     gc_defs: dict[str, tuple[str, str]] = {}
     for c in merged.clauses:
         for term, d in _definitions(c.gc_text).items():
@@ -299,7 +332,7 @@ def _old_sense(merged: MergedConditions) -> list[Finding]:
                     continue
                 marks = _markers(old[1]) - _markers(new_def) - _markers(term)
                 need = 2 if term.isascii() else 3
-                out += _uses(merged, term, c, s.text, marks, need)
+                out += _uses(merged, term, c, s.text, marks, need, say)
     return out
 
 
@@ -310,6 +343,7 @@ def _uses(
     def_sentence: str,
     marks: set[str],
     need: int,
+    say: Say,
 ) -> list[Finding]:
     out: list[Finding] = []
     for c in merged.clauses:
@@ -331,9 +365,15 @@ def _uses(
                         Quote(clause_id=c.clause_id, source="effective", text=s.text),
                         Quote(clause_id=where.clause_id, source="effective", text=def_sentence),
                     ],
-                    explanation=f"'{term}' is redefined in Sub-Clause {where.clause_id}, but "
-                    f"Sub-Clause {c.clause_id} uses it with the wording of the GC definition "
-                    f"({', '.join(sorted(hits))}); the two readings conflict.",
+                    explanation=say(
+                        f"'{term}' is redefined in Sub-Clause {where.clause_id}, but Sub-Clause "
+                        f"{c.clause_id} uses it with the wording of the GC definition "
+                        f"({', '.join(sorted(hits))}); the two readings conflict.",
+                        f"“{term}”已在第{where.clause_id}款中重新定义，但第{c.clause_id}款仍按"
+                        "通用条件原定义的措辞使用该术语（"
+                        + "、".join(f"“{h}”" for h in sorted(hits))
+                        + "），两种理解相互冲突。",
+                    ),
                 )
             )
     return out
@@ -372,7 +412,7 @@ def _periods(text: str, topic: re.Pattern[str]) -> list[tuple[float, str]]:
     return out
 
 
-def _risk(rule: str, c: MergedClause, quote: str, why: str, severity: Severity) -> Finding:
+def _risk(rule: Shift, c: MergedClause, quote: str, why: str, severity: Severity) -> Finding:
     quotes = [Quote(clause_id=c.clause_id, source="effective", text=quote)] if quote else []
     return Finding(
         kind="risk_shift",
@@ -388,7 +428,7 @@ def _pc_sentence(c: MergedClause, regex: re.Pattern[str]) -> str:
     return next((s.text for s in c.sentences if s.source == "PC" and regex.search(s.text)), "")
 
 
-def _risk_shifts(c: MergedClause, our_party: str, gc: DocumentStructure) -> list[Finding]:
+def _risk_shifts(c: MergedClause, our_party: str, gc: DocumentStructure, say: Say) -> list[Finding]:
     out: list[Finding] = []
     if c.status == "unchanged":
         return out
@@ -409,8 +449,11 @@ def _risk_shifts(c: MergedClause, our_party: str, gc: DocumentStructure) -> list
                 "entitlement_deleted",
                 c,
                 "",
-                f"The PC deletes Sub-Clause {c.clause_id}, which gave the Contractor a right or "
-                "put a risk on the Employer.",
+                say(
+                    f"The PC deletes Sub-Clause {c.clause_id}, which gave the Contractor a right "
+                    "or put a risk on the Employer.",
+                    f"专用条件删除了第{c.clause_id}款，而该款赋予承包人权利或将风险分配给发包人。",
+                ),
                 "medium",
             )
             f.quotes = [gc_quote]
@@ -432,14 +475,27 @@ def _risk_shifts(c: MergedClause, our_party: str, gc: DocumentStructure) -> list
                 "unforeseeable_risk",
                 c,
                 hit,
-                "The risk of unforeseeable physical conditions moves to the Contractor, with no "
-                "time or money for them; the GC leaves it with the Employer.",
+                say(
+                    "The risk of unforeseeable physical conditions moves to the Contractor, with "
+                    "no time or money for them; the GC leaves it with the Employer.",
+                    "不可预见的物质条件风险转由承包人承担，承包人无权就此获得工期顺延或费用补偿；"
+                    "通用条件原将该风险分配给发包人。",
+                ),
                 "high",
             )
         )
     if (q := _pc_sentence(c, _FITNESS)) and not _FITNESS.search(c.gc_text):
         out.append(
-            _risk("fitness_for_purpose", c, q, "An open fitness-for-purpose duty is added.", "high")
+            _risk(
+                "fitness_for_purpose",
+                c,
+                q,
+                say(
+                    "An open fitness-for-purpose duty is added.",
+                    "新增了不设范围限制的“符合任何用途”义务。",
+                ),
+                "high",
+            )
         )
     if _CAP.search(c.gc_text) and (
         (q := _pc_sentence(c, _NO_CAP)) or (c.status == "replaced" and not _CAP.search(pc_text))
@@ -450,8 +506,11 @@ def _risk_shifts(c: MergedClause, our_party: str, gc: DocumentStructure) -> list
                 "cap_removed",
                 c,
                 quote,
-                "The cap the GC places on this liability is removed: the Contractor's "
-                "exposure is unlimited.",
+                say(
+                    "The cap the GC places on this liability is removed: the Contractor's "
+                    "exposure is unlimited.",
+                    "通用条件对该项责任设定的上限被删除，承包人的责任不设上限。",
+                ),
                 "high",
             )
         )
@@ -461,15 +520,19 @@ def _risk_shifts(c: MergedClause, our_party: str, gc: DocumentStructure) -> list
                 "indemnity_regardless_of_cause",
                 c,
                 q,
-                "The Contractor must cover losses whatever their cause, including losses the "
-                "Employer causes.",
+                say(
+                    "The Contractor must cover losses whatever their cause, including losses "
+                    "the Employer causes.",
+                    "无论损失因何产生（包括发包人造成的损失），均须由承包人承担。",
+                ),
                 "high",
             )
         )
-    for topic, rule, shorter in (
+    shifts: tuple[tuple[re.Pattern[str], Shift, bool], ...] = (
         (_NOTICE, "notice_shortened", True),
         (_PAYMENT, "payment_period_extended", False),
-    ):
+    )
+    for topic, rule, shorter in shifts:
         before = _periods(c.gc_text, topic)
         after = _periods(c.effective_text, topic)
         if not before or not after:
@@ -484,13 +547,19 @@ def _risk_shifts(c: MergedClause, our_party: str, gc: DocumentStructure) -> list
         ]
         if changed:
             v, sent = changed[0]
+            gc_days = ", ".join(f"{x:g}" for x in sorted(b_vals))
             what = (
-                f"A notice period is cut to {v:g} days (GC: {', '.join(f'{x:g}' for x in sorted(b_vals))} days)"
+                say(
+                    f"A notice period is cut to {v:g} days (GC: {gc_days} days).",
+                    f"通知期限缩短为{v:g}天（通用条件：{gc_days.replace(', ', '、')}天）。",
+                )
                 if shorter
-                else f"The Employer's payment period grows to {v:g} days (GC: "
-                f"{', '.join(f'{x:g}' for x in sorted(b_vals))} days)"
+                else say(
+                    f"The Employer's payment period grows to {v:g} days (GC: {gc_days} days).",
+                    f"发包人的付款期限延长至{v:g}天（通用条件：{gc_days.replace(', ', '、')}天）。",
+                )
             )
-            out.append(_risk(rule, c, sent, what + ".", "high" if shorter else "medium"))
+            out.append(_risk(rule, c, sent, what, "high" if shorter else "medium"))
     return out
 
 
@@ -501,13 +570,31 @@ def _risk_shifts(c: MergedClause, our_party: str, gc: DocumentStructure) -> list
 _ORDER = {"high": 0, "medium": 1, "low": 2}
 
 
+def _problem_zh(p: MergeProblem) -> str:
+    """A merge problem explained in Chinese."""
+    pc, gc = p.pc_clause_id, p.clause_id
+    if p.kind == "text_not_found":
+        return (
+            f"专用条件第{pc}款要求修改的文字“{p.words}”不在通用条件第{gc}款中，仍适用通用条件原文。"
+        )
+    if p.kind == "unknown_target":
+        return f"专用条件第{pc}款的修改指示针对的第{gc}款在通用条件中并不存在。"
+    if p.kind == "no_instruction":
+        return f"专用条件第{pc}款未载明可识别的修改方式，已按替换通用条件第{gc}款处理。"
+    return f"专用条件第{pc}款对第{gc}款的修改指示相互冲突。"
+
+
 def check_merged(
-    merged: MergedConditions, gc: DocumentStructure, our_party: str = "Contractor"
+    merged: MergedConditions,
+    gc: DocumentStructure,
+    our_party: str = "Contractor",
+    language: str = "en",
 ) -> list[Finding]:
-    """All findings over the whole merged set, most severe first."""
-    out = _references(merged) + _conflicts(merged) + _old_sense(merged)
+    """All findings over the whole merged set, most severe first, explained in `language`."""
+    say = Say(language)
+    out = _references(merged, say) + _conflicts(merged, say) + _old_sense(merged, say)
     for c in merged.clauses:
-        out += _risk_shifts(c, our_party, gc)
+        out += _risk_shifts(c, our_party, gc, say)
     for p in merged.problems:
         out.append(
             Finding(
@@ -516,7 +603,7 @@ def check_merged(
                 severity="low",
                 clause_ids=[p.clause_id],
                 quotes=[Quote(clause_id=p.pc_clause_id, source="PC", text=p.quote)],
-                explanation=p.message,
+                explanation=say(p.message, _problem_zh(p)),
             )
         )
     out.sort(key=lambda f: _ORDER[f.severity])
@@ -528,7 +615,8 @@ def handle(inp: CheckPcConsistencyInput) -> CheckPcConsistencyOutput:
     gc, pc = gc_and_pc(inp.baseline_structure, inp.document_structure, inp.review_context)
     merged = merge_documents(gc, pc)
     our = inp.review_context.our_party if inp.review_context else ""
-    findings = check_merged(merged, gc, our or "Contractor")
+    language = inp.review_context.language if inp.review_context else "en"
+    findings = check_merged(merged, gc, our or "Contractor", language)
     if inp.whole_set:
         return CheckPcConsistencyOutput(
             clause_id="*", status="", findings=findings, deleted_sub_clauses=merged.deleted_ids

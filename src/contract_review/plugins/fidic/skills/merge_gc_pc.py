@@ -91,6 +91,9 @@ class MergeProblem(BaseModel):
     pc_clause_id: str = Field(description="PC sub-clause holding the instruction.")
     message: str = Field(description="What went wrong, in one sentence.")
     quote: str = Field(description="The PC wording concerned, verbatim.")
+    words: str = Field(
+        "", description="For words to replace: the words the GC text does not contain."
+    )
 
 
 class MergedClause(BaseModel):
@@ -422,6 +425,7 @@ def _apply(
                             message=f"'{old}' is not in the GC text of Sub-Clause {cid}; "
                             "the GC text is kept",
                             quote=verbatim,
+                            words=old,
                         )
                     )
             if applied and status in ("unchanged", "appended"):

@@ -22,6 +22,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping
 from datetime import date, timedelta
 from decimal import Decimal
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -41,6 +42,7 @@ from contract_review.parties import (
     party_roles,
     role_actions,
 )
+from contract_review.plugins.fidic.skills.merge_gc_pc import _SUBST as _SUBSTITUTION
 from contract_review.skills.context import ReviewContext, SkillState, StructureInput, require_clause
 from contract_review.skills.local.extract_financial_terms import analyse as analyse_terms
 from contract_review.skills.risks import RiskFactory
@@ -66,6 +68,7 @@ PeriodUnit = Literal["hour", "day", "week", "month", "year"]
 DayType = Literal["calendar", "working", "unspecified"]
 LimitType = Literal["within", "not_later_than", "at_least", "in_advance"]
 Relation = Literal["after", "before"]
+StandardPart = Literal["trigger", "who", "action", "consequence"]
 Consequence = Literal[
     "time_bar",
     "deemed_approval",
@@ -158,6 +161,17 @@ class TimeBar(BaseModel):
     )
     deadline: date | None = Field(
         None, description="Last day to act (from the trigger date), when one is known."
+    )
+    replaces: str | None = Field(
+        None,
+        description="For a limit set by an amendment ('delete “within 28 days” and replace "
+        "with “within 14 days”'): the time limit (or words) it replaces, e.g. 'within 28 "
+        "days'; None otherwise.",
+    )
+    from_standard: list[StandardPart] = Field(
+        default_factory=list,
+        description="What the amendment setting the limit does not say and the domain's "
+        "standard position for the clause gives: 'trigger', 'who', 'action', 'consequence'.",
     )
 
 
@@ -383,6 +397,11 @@ class _Found(BaseModel):
     trigger: str | None = None
     trigger_end: int = 0
     relation: Relation | None = None
+    amended: tuple[int, int] | None = None
+    """For a limit an amendment sets: the range of the new words (offsets index the text)."""
+    replaces: str | None = None
+    standard: TimeBar | None = None
+    """The limit of the standard position the amended one stands for."""
 
 
 def _find_limits(text: str) -> list[_Found]:
@@ -587,6 +606,22 @@ BaselineLookup = Callable[[str], BaselinePosition | None]
 """Clause id → the domain's standard position for it (e.g. `ReviewContext.baseline`)."""
 
 
+def _standard_position(
+    structure: DocumentStructure | None,
+    baseline_of: BaselineLookup | None,
+    clause: ClauseNode,
+) -> tuple[str, BaselinePosition] | None:
+    """(clause id, standard position) for the clause or, failing that, for its nearest
+    ancestor that has one."""
+    node: ClauseNode | None = clause
+    while node is not None and baseline_of is not None:
+        baseline = baseline_of(node.clause_id)
+        if baseline is not None:
+            return node.clause_id, baseline
+        node = structure.get_clause(node.parent_id) if structure and node.parent_id else None
+    return None
+
+
 def _standard(
     structure: DocumentStructure | None,
     baseline_of: BaselineLookup | None,
@@ -594,18 +629,114 @@ def _standard(
 ) -> tuple[str, float, str] | None:
     """(baseline key, days, period quote) of the standard position for the clause or, failing
     that, for its nearest ancestor that has one."""
-    node: ClauseNode | None = clause
-    while node is not None:
-        baseline = baseline_of(node.clause_id) if baseline_of else None
-        if baseline is not None:
-            items, _ = analyse_terms(baseline.text)
-            for it in items:
-                if it.kind == "period" and it.unit in _UNIT_DAYS:
-                    days = float(it.value * Decimal(_UNIT_DAYS[it.unit]))
-                    return node.clause_id, days, baseline.text[it.start : it.end]
-            return None
-        node = structure.get_clause(node.parent_id) if structure and node.parent_id else None
+    found = _standard_position(structure, baseline_of, clause)
+    if found is None:
+        return None
+    key, baseline = found
+    items, _ = analyse_terms(baseline.text)
+    for it in items:
+        if it.kind == "period" and it.unit in _UNIT_DAYS:
+            days = float(it.value * Decimal(_UNIT_DAYS[it.unit]))
+            return key, days, baseline.text[it.start : it.end]
     return None
+
+
+# --------------------------------------------------------------------------------------------
+# Amendments: "delete “within 28 days” and replace with “within 14 days”"
+# --------------------------------------------------------------------------------------------
+
+_STANDARD_LOSS = re.compile(
+    r"\blos(?:e|es|t|ing)\s+the\s+claim|\bclaim\s+is\s+lost|\(time\s+bar\)|\bnotice\s+lapses"
+)
+"""How the standard positions (short summaries) word a time bar: 'a late notice loses the
+claim (time bar)', 'or the claim is lost'."""
+_STANDARD_ACTION = re.compile(r"\b(?:shall|must)\s+(?P<act>[^,;:()\n]+?)\s*$")
+
+
+@lru_cache(maxsize=64)
+def _standard_limits(key: str, text: str) -> tuple[TimeBar, ...]:
+    """The time limits of a standard position's text, each with the act required before it
+    ('The claiming Party must give notice within 28 days…' -> 'give notice') and a time bar
+    worded the summaries' way."""
+    node = ClauseNode(clause_id=key, text=text, end_offset=len(text))
+    out: list[TimeBar] = []
+    for bar in _extract(None, node, text, (0, len(text)), None, {}, None):
+        at = bar.sentence.find(bar.quote)
+        act = _STANDARD_ACTION.search(bar.sentence, 0, max(at, 0))
+        update: dict[str, object] = {"action": _short(act.group("act")) if act else ""}
+        if bar.consequence == "none_stated":
+            loss = _STANDARD_LOSS.search(bar.sentence, max(at, 0) + len(bar.quote))
+            if loss:
+                update |= {"consequence": "time_bar", "consequence_quote": loss.group()}
+        out.append(bar.model_copy(update=update))
+    return tuple(out)
+
+
+def _amended(
+    text: str, found: list[_Found], standard: Callable[[], tuple[TimeBar, ...]]
+) -> list[_Found]:
+    """The limits of `text` once its "delete 'A' and replace with 'B'" instructions are read:
+    the limits in A are gone; those in B stay, their triggers ending where B ends. A period
+    of B without a limit cue ('delete “28 days” and replace with “14 days”') is a limit when
+    the period it replaces is one in the standard position. Each limit of B remembers what it
+    replaces and the standard limit it stands for (to give what B does not say)."""
+    subs: list[tuple[tuple[int, int], tuple[int, int]]] = []
+    for m in _SUBSTITUTION.finditer(text):
+        filled = [i + 1 for i, g in enumerate(m.groups()) if g is not None]
+        if len(filled) >= 2:
+            subs.append((m.span(filled[0]), m.span(filled[1])))
+    if not subs:
+        return found
+    periods = [
+        it
+        for it in analyse_terms(text)[0]
+        if it.kind == "period" and it.unit in ("hour", "day", "week", "month", "year")
+    ]
+    out = [f for f in found if not any(o[0] <= f.start < o[1] for o, _ in subs)]
+    for (os_, oe), (ns, ne) in subs:
+        olds = [it for it in periods if os_ <= it.start < oe]
+        for i, it in enumerate(p for p in periods if ns <= p.start < ne):
+            old = olds[min(i, len(olds) - 1)] if olds else None
+            old_limit = (
+                next((f for f in found if f.start <= old.start < f.end), None) if old else None
+            )
+            std = (
+                next(
+                    (b for b in standard() if b.unit == old.unit and b.value == float(old.value)),
+                    None,
+                )
+                if old
+                else None
+            )
+            f = next((f for f in out if f.start <= it.start < f.end), None)
+            if f is None:
+                if std is None:
+                    continue  # a period, not a time limit of the standard position
+                f = _Found(
+                    start=it.start,
+                    end=it.end,
+                    value=float(it.value),
+                    unit=it.unit,
+                    day_type=it.cow,
+                    limit_type=std.limit_type,
+                    trigger_end=it.end,
+                )
+                out.append(f)
+            if f.trigger is not None and f.trigger_end > ne:
+                begin = f.trigger_end - len(f.trigger)
+                f.trigger = text[begin:ne].rstrip(" ,;") or None
+                f.trigger_end = ne
+                if f.trigger is None and f.limit_type != "in_advance":
+                    f.relation = None
+            f.amended = (ns, ne)
+            if old is not None:
+                f.replaces = (
+                    text[old_limit.start : old_limit.end]
+                    if old_limit is not None
+                    else text[old.start : old.end]
+                )
+            f.standard = std
+    return sorted(out, key=lambda f: f.start)
 
 
 def _context_of(structure: DocumentStructure | None, clause: ClauseNode) -> ClauseNode:
@@ -630,10 +761,22 @@ def _extract(
     roles: PartyRoles | None,
     trigger_dates: Mapping[str, date],
     standard: tuple[str, float, str] | None,
+    baseline_of: BaselineLookup | None = None,
 ) -> list[TimeBar]:
     """Time limits of `text` (context's text, or its lead-in) within document range `keep`,
-    each attached to the deepest clause holding it."""
-    found = [f for f in _find_limits(text) if keep[0] <= context.start_offset + f.start < keep[1]]
+    each attached to the deepest clause holding it. Amendment instructions in the text are
+    read (`_amended`); what an amended limit does not say comes from the standard position
+    of `baseline_of` for the clause."""
+
+    def standard_limits() -> tuple[TimeBar, ...]:
+        position = _standard_position(structure, baseline_of, context)
+        return _standard_limits(position[0], position[1].text) if position else ()
+
+    found = [
+        f
+        for f in _amended(text, _find_limits(text), standard_limits)
+        if keep[0] <= context.start_offset + f.start < keep[1]
+    ]
     low = _lower(text)
     sents = _Sentences(text)
     conseqs = _consequences(text, low, sents, found)
@@ -646,21 +789,48 @@ def _extract(
         sentence = text[ss:se]
         cjk = not text[f.start : f.end].isascii()
         who = _who(sentence, f.start - ss)
-        who_side = roles.side_of(who[0]) if roles and roles.resolved and who else None
-        if who and who[1] == "both":
-            who_side = "both"
+        if f.amended is not None:
+            # of an instruction, only the new words say who acts and what missing costs
+            lo_new, hi_new = f.amended
+            if who and not lo_new <= ss + who[2] <= hi_new:
+                who = None
+            if cq and not lo_new <= cq[1] < hi_new:
+                cq = None
         action = ""
         if who and not cjk:
             lo = who[2] + ss
             action = text[lo : _part_end(text, lo, f.start if lo <= f.start else se)]
             action = re.sub(r"^\s*(?:to\s+)?(?:在|于)?", "", action)
-        if not action.strip(" ,;，；在于."):
+        if not action.strip(" ,;，；在于.") and f.amended is None:
             tail = max(f.end, f.trigger_end)
             tail += len(text[tail:se]) - len(text[tail:se].lstrip(" ,，"))
             action = text[tail : _part_end(text, tail, se)]
+        action = _short(action)
+        who_word, who_role = (who[0], who[1]) if who else (None, None)
+        trigger, relation = f.trigger, f.relation
+        consequence: Consequence = cq[0] if cq else "none_stated"
+        consequence_quote = text[cq[1] : cq[2]] if cq else None
+        from_standard: list[StandardPart] = []
+        std = f.standard
+        if std is not None:
+            if trigger is None and std.trigger:
+                trigger, relation = std.trigger, std.trigger_relation
+                from_standard.append("trigger")
+            if who_word is None and std.who:
+                who_word, who_role = std.who, std.who_role
+                from_standard.append("who")
+            if not action and std.action:
+                action = std.action
+                from_standard.append("action")
+            if consequence == "none_stated" and std.consequence != "none_stated":
+                consequence, consequence_quote = std.consequence, std.consequence_quote
+                from_standard.append("consequence")
+        who_side = roles.side_of(who_word) if roles and roles.resolved and who_word else None
+        if who_role == "both":
+            who_side = "both"
         trigger_on = _trigger_date(holder, structure, trigger_dates)
         deadline = (
-            compute_deadline(trigger_on, f.value, f.unit, f.day_type, f.relation)
+            compute_deadline(trigger_on, f.value, f.unit, f.day_type, relation)
             if trigger_on
             else None
         )
@@ -682,18 +852,20 @@ def _extract(
                 day_type=f.day_type,
                 limit_type=f.limit_type,
                 promptly=_PROMPTLY.search(low, ss, f.start) is not None,
-                trigger=f.trigger,
-                trigger_relation=f.relation,
-                who=who[0] if who else None,
-                who_role=who[1] if who else None,
+                trigger=trigger,
+                trigger_relation=relation,
+                who=who_word,
+                who_role=who_role,
                 who_side=who_side,
-                action=_short(action),
-                consequence=cq[0] if cq else "none_stated",
-                consequence_quote=text[cq[1] : cq[2]] if cq else None,
+                action=action,
+                consequence=consequence,
+                consequence_quote=consequence_quote,
                 standard_days=std_days,
                 standard_quote=standard[2] if standard else None,
                 shorter_than_standard=shorter,
                 deadline=deadline,
+                replaces=f.replaces,
+                from_standard=from_standard,
             )
         )
     return out
@@ -732,6 +904,7 @@ def time_bars_for_clause(
         roles,
         dates,
         standard,
+        baseline_of,
     )
     return bars, standard[0] if standard else None
 
@@ -768,7 +941,7 @@ def time_bars_for_document(
         if not text.strip():
             continue
         standard = _standard(structure, baseline_of, node)
-        out.extend(_extract(structure, node, text, keep, roles, dates, standard))
+        out.extend(_extract(structure, node, text, keep, roles, dates, standard, baseline_of))
     return out
 
 
@@ -803,26 +976,35 @@ def risk_rule(risk: RiskFactory, out: TimeBarOutput) -> list[RiskPoint]:
     risks = []
     for bar in out.time_bars:
         ours = bar.who_side == "us"
-        period = f"{bar.value:g} {bar.unit}(s)"
+        period = risk.say(f"{bar.value:g} {bar.unit}(s)", _period_zh(bar))
         if ours and bar.consequence == "time_bar":
             level, kind = RiskLevel.HIGH, "time bar"
-            text = f"Our party loses its entitlement if it does not act within {period}."
+            text = risk.say(
+                f"Our party loses its entitlement if it does not act within {period}.",
+                f"我方如未在{period}内行事，将丧失相应权利。",
+            )
         elif ours and bar.shorter_than_standard:
             level, kind = RiskLevel.HIGH, "shortened period"
-            text = (
+            text = risk.say(
                 f"Our party must act within {period}; the standard period is "
-                f"{bar.standard_days or 0:g} days."
+                f"{bar.standard_days or 0:g} days.",
+                f"我方须在{period}内行事，而标准期限为{bar.standard_days or 0:g}天。",
             )
         elif bar.consequence == "deemed_rejection" and not ours:
             level, kind = RiskLevel.MEDIUM, "deemed rejection"
-            text = f"The other side's silence for {period} counts as rejection, not acceptance."
+            text = risk.say(
+                f"The other side's silence for {period} counts as rejection, not acceptance.",
+                f"对方在{period}内未予答复的，视为拒绝而非认可。",
+            )
         elif ours and bar.consequence in ("deemed_approval", "final_and_binding"):
             level, kind = RiskLevel.MEDIUM, bar.consequence.replace("_", " ")
-            text = (
-                f"If our party does not respond within {period}, the matter is settled against it."
+            text = risk.say(
+                f"If our party does not respond within {period}, the matter is settled against it.",
+                f"我方如未在{period}内答复，该事项即按对我方不利的结果确定。",
             )
         else:
             continue
+        trigger = bar.trigger or risk.say("not stated", "未约定")
         risks.append(
             risk.risk(
                 SKILL_ID,
@@ -830,11 +1012,20 @@ def risk_rule(risk: RiskFactory, out: TimeBarOutput) -> list[RiskPoint]:
                 kind,
                 text,
                 reason=bar.consequence_quote or "",
-                analysis=f"Trigger: {bar.trigger or 'not stated'}",
+                analysis=risk.say(f"Trigger: {trigger}", f"起算事件：{trigger}"),
                 quote=bar.sentence or bar.quote,
             )
         )
     return risks
+
+
+_UNITS_ZH = {"hour": "小时", "day": "天", "week": "周", "month": "个月", "year": "年"}
+
+
+def _period_zh(bar: TimeBar) -> str:
+    """The period in Chinese ('28天', '5个工作日')."""
+    unit = "个工作日" if bar.unit == "day" and bar.day_type == "working" else _UNITS_ZH[bar.unit]
+    return f"{bar.value:g}{unit}"
 
 
 REGISTRATION = SkillRegistration(

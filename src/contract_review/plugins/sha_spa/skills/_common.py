@@ -19,7 +19,8 @@ from contract_review.skills.local.extract_financial_terms import (
     FinancialTermsOutput,
 )
 from contract_review.skills.local.extract_financial_terms import handle as _financial
-from contract_review.skills.risks import RiskFactory, RiskRule
+from contract_review.skills.risks import RiskFactory, RiskRule, Say
+from contract_review.skills.titles import topic_title
 
 Scope = Literal["clause", "document"]
 Severity = Literal["high", "medium", "low"]
@@ -128,6 +129,16 @@ class Sentence:
     start: int
     """Document offset."""
     unit: Unit
+
+
+def say_for(inp: ScopedInput) -> Say:
+    """Texts in the review's language (English when the skill is asked without a review)."""
+    return Say(inp.review_context.language if inp.review_context else "en")
+
+
+def topic_in(topic: str, say: Say) -> str:
+    """A gap's topic ('tax', 'ip') as the review's language names it."""
+    return topic_title(topic, say.language)
 
 
 def our_party_of(explicit: str, context: ReviewContext | None) -> str:

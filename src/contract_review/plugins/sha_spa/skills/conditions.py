@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 
 from contract_review.models import ClauseNode, DocumentStructure
 from contract_review.parties import PartyRoles
+from contract_review.skills.risks import Say
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 from ._common import (
@@ -33,6 +34,7 @@ from ._common import (
     our_party_of,
     own_text,
     roles_for,
+    say_for,
     scoped_output,
     scoped_preparer,
     sides_in,
@@ -308,7 +310,7 @@ def handle(inp: ConditionsInput) -> ConditionsOutput:
                         holders=_holders(s, roles, _TERM_RIGHT_AFTER),
                     )
                 )
-    gaps = _gaps(inp.scope, roles, conditions, long_stop, terminations)
+    gaps = _gaps(inp.scope, roles, conditions, long_stop, terminations, say_for(inp))
     return ConditionsOutput(
         **scoped_output(inp, roles),
         conditions=conditions,
@@ -354,6 +356,7 @@ def _gaps(
     conditions: list[Condition],
     long_stop: LongStop | None,
     terminations: list[TerminationRight],
+    say: Say,
 ) -> list[Gap]:
     gaps: list[Gap] = []
     buyer = "buyer" in roles.our_roles or "investor" in roles.our_roles
@@ -364,8 +367,12 @@ def _gaps(
                     code="mac_waivable_only_by_other_side",
                     topic="no_mac",
                     severity="high",
-                    message="The no-MAC condition protects the buyer but only the other side may "
-                    "waive it, so it can force or refuse completion on it.",
+                    message=say(
+                        "The no-MAC condition protects the buyer but only the other side may "
+                        "waive it, so it can force or refuse completion on it.",
+                        "“无重大不利变化”条件本为保护买方而设，却仅对方有权放弃，"
+                        "对方可借此强行交割或拒绝交割。",
+                    ),
                     evidence=c.text,
                 )
             )
@@ -374,7 +381,10 @@ def _gaps(
             Gap(
                 code="long_stop_extendable_by_other_side",
                 severity="medium",
-                message="The other side can extend the long-stop date alone, keeping us bound.",
+                message=say(
+                    "The other side can extend the long-stop date alone, keeping us bound.",
+                    "对方可单方延长最终截止日，使我方持续受合同约束。",
+                ),
                 evidence=long_stop.text,
             )
         )
@@ -384,7 +394,10 @@ def _gaps(
             Gap(
                 code="no_termination_right_for_us",
                 severity="medium",
-                message="Only the other side may terminate if the conditions are unmet.",
+                message=say(
+                    "Only the other side may terminate if the conditions are unmet.",
+                    "先决条件未满足时，仅对方有权解除合同。",
+                ),
                 evidence=terminations[0].text,
             )
         )
@@ -394,7 +407,10 @@ def _gaps(
                 Gap(
                     code="no_long_stop_date",
                     severity="medium",
-                    message="Conditions precedent with no long-stop date: no exit if unmet.",
+                    message=say(
+                        "Conditions precedent with no long-stop date: no exit if unmet.",
+                        "先决条件未设最终截止日，条件未满足时我方无从退出。",
+                    ),
                 )
             )
         if buyer and not any(c.kind == "no_mac" for c in conditions):
@@ -402,7 +418,10 @@ def _gaps(
                 Gap(
                     code="no_mac_condition",
                     severity="medium",
-                    message="No condition protects the buyer against a material adverse change.",
+                    message=say(
+                        "No condition protects the buyer against a material adverse change.",
+                        "没有任何先决条件保护买方免受重大不利变化的影响。",
+                    ),
                 )
             )
     return gaps

@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 
 from contract_review.models import ClauseNode
 from contract_review.parties import PartyRoles
+from contract_review.skills.risks import Say
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 from contract_review.text.numerals import chinese_to_int, english_words_to_int
 
@@ -35,6 +36,7 @@ from ._common import (
     our_party_of,
     own_text,
     roles_for,
+    say_for,
     scoped_output,
     scoped_preparer,
     sides_in,
@@ -278,11 +280,8 @@ def handle(inp: GovernanceInput) -> GovernanceOutput:
     for r in rights:
         if r.kind == "deadlock" and r.detail and _CHAIR.search(r.text.quote) and chairs:
             r.holders = chairs[-1:]
-    gaps = list(
-        {
-            g.key: g for g in reversed(_gaps(inp.scope, roles, appointments, reserved, rights))
-        }.values()
-    )[::-1]
+    found = _gaps(inp.scope, roles, appointments, reserved, rights, say_for(inp))
+    gaps = list({g.key: g for g in reversed(found)}.values())[::-1]
     return GovernanceOutput(
         **scoped_output(inp, roles),
         board_size=board_size,
@@ -353,6 +352,7 @@ def _gaps(
     appointments: list[Appointment],
     reserved: list[ReservedMatters],
     rights: list[Right],
+    say: Say,
 ) -> list[Gap]:
     gaps: list[Gap] = []
     minority = not ({"founder", "company"} & set(roles.our_roles))
@@ -364,7 +364,7 @@ def _gaps(
                     _g(
                         "minority_veto_over_issuance",
                         "medium",
-                        "The investor can block new share issues.",
+                        say("The investor can block new share issues.", "投资方可否决新股发行。"),
                         rm.text,
                     )
                 )
@@ -375,7 +375,11 @@ def _gaps(
             _g(
                 "no_board_seat_for_us",
                 "high",
-                "Others appoint every director; we have no board seat (an observer has no vote).",
+                say(
+                    "Others appoint every director; we have no board seat (an observer has no "
+                    "vote).",
+                    "全部董事均由其他方委派，我方没有董事席位（观察员没有表决权）。",
+                ),
                 directors[0].text,
             )
         )
@@ -385,7 +389,10 @@ def _gaps(
             _g(
                 "no_veto_new_issuance",
                 "high",
-                "Our vetoes do not cover new share issues: we can be diluted.",
+                say(
+                    "Our vetoes do not cover new share issues: we can be diluted.",
+                    "我方的否决权不涵盖新股发行，我方股权可能被稀释。",
+                ),
                 our_vetoes[0].text,
                 "issuance",
             )
@@ -399,7 +406,10 @@ def _gaps(
                 _g(
                     "quorum_without_us",
                     "medium",
-                    "A quorum can be formed without any director of ours.",
+                    say(
+                        "A quorum can be formed without any director of ours.",
+                        "即使我方委派的董事均未出席，董事会会议仍可达到法定人数。",
+                    ),
                     r.text,
                 )
             )
@@ -409,7 +419,10 @@ def _gaps(
                 _g(
                     "casting_vote_other_side",
                     "high",
-                    f"Deadlock is broken by a {r.detail} controlled by the other side.",
+                    say(
+                        f"Deadlock is broken by a {r.detail} controlled by the other side.",
+                        f"出现僵局时，由对方控制的“{r.detail}”打破僵局。",
+                    ),
                     r.text,
                 )
             )
@@ -421,7 +434,11 @@ def _gaps(
                 _g(
                     "drag_threshold_low",
                     "high",
-                    f"Drag-along can be triggered by holders of {r.threshold_percent:g}% without our consent.",
+                    say(
+                        f"Drag-along can be triggered by holders of {r.threshold_percent:g}% "
+                        "without our consent.",
+                        f"持股{r.threshold_percent:g}%的股东即可不经我方同意启动领售（拖售）。",
+                    ),
                     r.text,
                 )
             )
@@ -430,7 +447,10 @@ def _gaps(
                 _g(
                     "drag_no_minimum_price",
                     "high",
-                    "Drag-along sets no minimum price or return for us.",
+                    say(
+                        "Drag-along sets no minimum price or return for us.",
+                        "领售条款未为我方设定最低价格或最低回报。",
+                    ),
                     r.text,
                 )
             )
@@ -440,7 +460,10 @@ def _gaps(
                 _g(
                     "lock_up_binds_only_us",
                     "medium",
-                    "The lock-up binds us but not the founder.",
+                    say(
+                        "The lock-up binds us but not the founder.",
+                        "锁定期仅约束我方，不约束创始人。",
+                    ),
                     r.text,
                 )
             )
@@ -450,19 +473,30 @@ def _gaps(
                 _g(
                     "no_veto_for_us",
                     "high",
-                    "No reserved matter needs our consent.",
+                    say("No reserved matter needs our consent.", "所有保留事项均无需经我方同意。"),
                     reserved[0].text,
                 )
             )
         elif not reserved:
-            gaps.append(_g("no_veto_for_us", "high", "No reserved matters or vetoes were found."))
+            gaps.append(
+                _g(
+                    "no_veto_for_us",
+                    "high",
+                    say(
+                        "No reserved matters or vetoes were found.", "未发现保留事项或否决权安排。"
+                    ),
+                )
+            )
         tags = by_kind.get("tag_along", [])
         if not any(set(r.holders) & ours and not r.negated for r in tags):
             gaps.append(
                 _g(
                     "no_tag_along_for_us",
                     "high",
-                    "We cannot sell alongside the founder when control changes hands.",
+                    say(
+                        "We cannot sell alongside the founder when control changes hands.",
+                        "控制权变更时，我方无权随创始人共同出售股权。",
+                    ),
                     tags[0].text if tags else None,
                 )
             )
@@ -472,15 +506,31 @@ def _gaps(
                 _g(
                     "no_preemption_for_us",
                     "high",
-                    "No pre-emption right protects us against dilution.",
+                    say(
+                        "No pre-emption right protects us against dilution.",
+                        "我方没有优先认购权，无法防止股权被稀释。",
+                    ),
                 )
             )
         locks = by_kind.get("lock_up", [])
         if not any("them" in r.holders for r in locks):
-            gaps.append(_g("no_founder_lock_up", "medium", "The founder is not locked up."))
+            gaps.append(
+                _g(
+                    "no_founder_lock_up",
+                    "medium",
+                    say("The founder is not locked up.", "创始人不受锁定期约束。"),
+                )
+            )
         if not by_kind.get("leaver"):
             gaps.append(
-                _g("no_leaver_terms", "medium", "No good/bad leaver terms for the founder.")
+                _g(
+                    "no_leaver_terms",
+                    "medium",
+                    say(
+                        "No good/bad leaver terms for the founder.",
+                        "未就创始人约定好离职/坏离职条款。",
+                    ),
+                )
             )
     return gaps
 

@@ -15,6 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from contract_review.models import DocumentStructure
+from contract_review.skills.risks import Say
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 from ._common import (
@@ -29,8 +30,10 @@ from ._common import (
     months_of,
     our_party_of,
     roles_for,
+    say_for,
     scoped_output,
     scoped_preparer,
+    topic_in,
     units,
 )
 
@@ -275,7 +278,7 @@ def handle(inp: IndemnityInput) -> IndemnityOutput:
                 exclusions.append(q)
     buyer = "seller" not in roles.our_roles
     gaps = (_buyer_gaps if buyer else _seller_gaps)(
-        inp.scope, caps, basket, limits, specifics, known, fraud
+        inp.scope, caps, basket, limits, specifics, known, fraud, say_for(inp)
     )
     return IndemnityOutput(
         **scoped_output(inp, roles),
@@ -332,6 +335,7 @@ def _buyer_gaps(
     specifics: list[SpecificIndemnity],
     known: list[str],
     fraud: bool,
+    say: Say,
 ) -> list[Gap]:
     m = MARKET_STANDARDS
     gaps: list[Gap] = []
@@ -341,7 +345,11 @@ def _buyer_gaps(
                 _gap(
                     "cap_below_market",
                     "high",
-                    f"Cap of {c.percent_of_price:g}% of the price is below the market range of 10-30%.",
+                    say(
+                        f"Cap of {c.percent_of_price:g}% of the price is below the market range "
+                        "of 10-30%.",
+                        f"赔偿上限为交易价款的{c.percent_of_price:g}%，低于10%至30%的市场区间。",
+                    ),
                     c.text,
                 )
             )
@@ -351,7 +359,11 @@ def _buyer_gaps(
                 _gap(
                     "short_claims_period",
                     "medium",
-                    f"General claims period of {lim.months:g} months is shorter than the 24 months a buyer expects.",
+                    say(
+                        f"General claims period of {lim.months:g} months is shorter than the 24 "
+                        "months a buyer expects.",
+                        f"一般索赔期限为{lim.months:g}个月，短于买方通常要求的24个月。",
+                    ),
                     lim.text,
                 )
             )
@@ -360,7 +372,10 @@ def _buyer_gaps(
                 _gap(
                     "short_claims_period",
                     "medium",
-                    f"Tax claims period of {lim.months:g} months is below the usual 4-7 years.",
+                    say(
+                        f"Tax claims period of {lim.months:g} months is below the usual 4-7 years.",
+                        f"税务索赔期限为{lim.months:g}个月，短于通常的4至7年。",
+                    ),
                     lim.text,
                     "tax",
                 )
@@ -374,7 +389,11 @@ def _buyer_gaps(
                 _gap(
                     "basket_above_market",
                     "medium",
-                    f"Basket of {basket.percent_of_price:g}% of the price is above the market 0.5-1%.",
+                    say(
+                        f"Basket of {basket.percent_of_price:g}% of the price is above the market "
+                        "0.5-1%.",
+                        f"起赔额为交易价款的{basket.percent_of_price:g}%，高于0.5%至1%的市场水平。",
+                    ),
                     basket.text,
                 )
             )
@@ -383,7 +402,10 @@ def _buyer_gaps(
                 _gap(
                     "deductible_basket",
                     "medium",
-                    "Deductible basket: the buyer never recovers the first losses.",
+                    say(
+                        "Deductible basket: the buyer never recovers the first losses.",
+                        "起赔额为免赔式：起赔额以内的损失买方始终无法获得赔偿。",
+                    ),
                     basket.text,
                 )
             )
@@ -393,7 +415,10 @@ def _buyer_gaps(
                 _gap(
                     "specific_indemnity_within_cap",
                     "medium",
-                    f"The {sp.topic} indemnity counts towards the general cap.",
+                    say(
+                        f"The {sp.topic} indemnity counts towards the general cap.",
+                        f"{topic_in(sp.topic, say)}专项赔偿计入一般赔偿上限。",
+                    ),
                     sp.text,
                     sp.topic,
                 )
@@ -407,7 +432,10 @@ def _buyer_gaps(
                     _gap(
                         "missing_specific_indemnity",
                         "high",
-                        f"Known litigation '{name}' has no specific indemnity.",
+                        say(
+                            f"Known litigation '{name}' has no specific indemnity.",
+                            f"已知诉讼“{name}”未设专项赔偿。",
+                        ),
                         None,
                         "litigation",
                     )
@@ -417,14 +445,18 @@ def _buyer_gaps(
                 _gap(
                     "missing_specific_indemnity",
                     "high",
-                    "No tax indemnity or tax covenant.",
+                    say("No tax indemnity or tax covenant.", "未约定税务赔偿或税务承诺。"),
                     None,
                     "tax",
                 )
             )
         if (caps or basket) and not fraud:
             gaps.append(
-                _gap("no_fraud_carve_out", "high", "Limitations do not fall away for fraud.")
+                _gap(
+                    "no_fraud_carve_out",
+                    "high",
+                    say("Limitations do not fall away for fraud.", "责任限制未排除欺诈情形。"),
+                )
             )
     return gaps
 
@@ -437,6 +469,7 @@ def _seller_gaps(
     specifics: list[SpecificIndemnity],
     known: list[str],
     fraud: bool,
+    say: Say,
 ) -> list[Gap]:
     m = MARKET_STANDARDS
     gaps: list[Gap] = []
@@ -449,7 +482,10 @@ def _seller_gaps(
                 _gap(
                     "cap_above_market",
                     "high",
-                    f"Cap of {c.percent_of_price:g}% of the price is above the market 10-30%.",
+                    say(
+                        f"Cap of {c.percent_of_price:g}% of the price is above the market 10-30%.",
+                        f"赔偿上限为交易价款的{c.percent_of_price:g}%，高于10%至30%的市场区间。",
+                    ),
                     c.text,
                 )
             )
@@ -459,7 +495,10 @@ def _seller_gaps(
                 _gap(
                     "long_claims_period",
                     "medium",
-                    f"General claims period of {lim.months:g} months exceeds 24 months.",
+                    say(
+                        f"General claims period of {lim.months:g} months exceeds 24 months.",
+                        f"一般索赔期限为{lim.months:g}个月，超过24个月。",
+                    ),
                     lim.text,
                 )
             )
@@ -469,7 +508,10 @@ def _seller_gaps(
                 _gap(
                     "tipping_basket",
                     "low",
-                    "Tipping basket: once exceeded the seller pays from the first pound.",
+                    say(
+                        "Tipping basket: once exceeded the seller pays from the first pound.",
+                        "起赔额为门槛式：一旦超过起赔额，卖方须自第一笔损失起全额赔偿。",
+                    ),
                     basket.text,
                 )
             )
@@ -478,10 +520,21 @@ def _seller_gaps(
             and basket.percent_of_price < m["basket_percent_of_price"]["low"]
         ):
             gaps.append(
-                _gap("basket_below_market", "low", "Basket below 0.5% of the price.", basket.text)
+                _gap(
+                    "basket_below_market",
+                    "low",
+                    say("Basket below 0.5% of the price.", "起赔额低于交易价款的0.5%。"),
+                    basket.text,
+                )
             )
     if scope == "document" and not caps:
-        gaps.append(_gap("no_cap", "high", "No cap on the seller's liability was found."))
+        gaps.append(
+            _gap(
+                "no_cap",
+                "high",
+                say("No cap on the seller's liability was found.", "未发现卖方的责任上限。"),
+            )
+        )
     return gaps
 
 

@@ -16,6 +16,7 @@ import re
 from pydantic import BaseModel, Field
 
 from contract_review.models import ClauseNode, DocumentStructure
+from contract_review.skills.risks import Say
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 from ._common import (
@@ -29,8 +30,10 @@ from ._common import (
     our_party_of,
     own_text,
     roles_for,
+    say_for,
     scoped_output,
     scoped_preparer,
+    topic_in,
     units,
 )
 
@@ -229,10 +232,11 @@ def handle(inp: WarrantiesInput) -> WarrantiesOutput:
                 repeated, repetition = True, loc.quote(s.text, s.start)
     topics = list(dict.fromkeys(w.topic for w in warranties))
     seller = "seller" in roles.our_roles
+    say = say_for(inp)
     gaps = (
-        _seller_gaps(inp.scope, warranties, disclosure, repeated, repetition)
+        _seller_gaps(inp.scope, warranties, disclosure, repeated, repetition, say)
         if seller
-        else _buyer_gaps(inp.scope, warranties, topics, repeated, repetition, broad)
+        else _buyer_gaps(inp.scope, warranties, topics, repeated, repetition, broad, say)
     )
     return WarrantiesOutput(
         **scoped_output(inp, roles),
@@ -252,6 +256,7 @@ def _buyer_gaps(
     repeated: bool | None,
     repetition: Quote | None,
     broad: Quote | None,
+    say: Say,
 ) -> list[Gap]:
     gaps: list[Gap] = []
     for w in warranties:
@@ -261,8 +266,12 @@ def _buyer_gaps(
                     code="knowledge_qualified_key_warranty",
                     topic=w.topic,
                     severity="high" if w.topic in ("title", "capacity", "tax") else "medium",
-                    message=f"The {w.topic} warranty is qualified by the seller's knowledge "
-                    f"('{w.knowledge_qualifier}'); the buyer bears unknown risks.",
+                    message=say(
+                        f"The {w.topic} warranty is qualified by the seller's knowledge "
+                        f"('{w.knowledge_qualifier}'); the buyer bears unknown risks.",
+                        f"{topic_in(w.topic, say)}保证受卖方知悉范围的限定"
+                        f"（“{w.knowledge_qualifier}”），买方须承担未知风险。",
+                    ),
                     evidence=w.text,
                 )
             )
@@ -271,8 +280,11 @@ def _buyer_gaps(
             Gap(
                 code="warranties_not_repeated",
                 severity="high",
-                message="Warranties speak only at signing: changes before completion are the "
-                "buyer's risk.",
+                message=say(
+                    "Warranties speak only at signing: changes before completion are the "
+                    "buyer's risk.",
+                    "陈述与保证仅于签署日作出，签署至交割期间发生的变化由买方承担风险。",
+                ),
                 evidence=repetition,
             )
         )
@@ -281,8 +293,10 @@ def _buyer_gaps(
             Gap(
                 code="broad_general_disclosure",
                 severity="medium",
-                message="General disclosure of a data room or deemed knowledge empties the "
-                "warranties.",
+                message=say(
+                    "General disclosure of a data room or deemed knowledge empties the warranties.",
+                    "以数据室概括披露或视为知悉的方式披露，使陈述与保证形同虚设。",
+                ),
                 evidence=broad,
             )
         )
@@ -292,7 +306,10 @@ def _buyer_gaps(
                 Gap(
                     code="warranties_repetition_silent",
                     severity="medium",
-                    message="The contract does not say the warranties are repeated at completion.",
+                    message=say(
+                        "The contract does not say the warranties are repeated at completion.",
+                        "合同未约定陈述与保证于交割日重复作出。",
+                    ),
                 )
             )
         for t in CORE_TOPICS:
@@ -302,7 +319,9 @@ def _buyer_gaps(
                         code="missing_core_warranty",
                         topic=t,
                         severity="medium",
-                        message=f"No {t} warranty was found.",
+                        message=say(
+                            f"No {t} warranty was found.", f"未发现关于{topic_in(t, say)}的保证。"
+                        ),
                     )
                 )
     return gaps
@@ -314,6 +333,7 @@ def _seller_gaps(
     disclosure: list[Quote],
     repeated: bool | None,
     repetition: Quote | None,
+    say: Say,
 ) -> list[Gap]:
     gaps: list[Gap] = []
     if repeated:
@@ -321,8 +341,11 @@ def _seller_gaps(
             Gap(
                 code="warranties_repeated_at_completion",
                 severity="medium",
-                message="Warranties are repeated at completion: the seller warrants events it "
-                "may not control between signing and completion.",
+                message=say(
+                    "Warranties are repeated at completion: the seller warrants events it "
+                    "may not control between signing and completion.",
+                    "陈述与保证于交割日重复作出：卖方须对签署至交割期间其可能无法控制的事项作出保证。",
+                ),
                 evidence=repetition,
             )
         )
@@ -335,7 +358,10 @@ def _seller_gaps(
                     code="unqualified_business_warranty",
                     topic=w.topic,
                     severity="low",
-                    message=f"The {w.topic} warranty has no knowledge or materiality qualifier.",
+                    message=say(
+                        f"The {w.topic} warranty has no knowledge or materiality qualifier.",
+                        f"{topic_in(w.topic, say)}保证未设知悉或重大性限定。",
+                    ),
                     evidence=w.text,
                 )
             )
@@ -344,7 +370,10 @@ def _seller_gaps(
             Gap(
                 code="no_disclosure_qualification",
                 severity="high",
-                message="Warranties are not qualified by a disclosure letter.",
+                message=say(
+                    "Warranties are not qualified by a disclosure letter.",
+                    "陈述与保证未以披露函加以限定。",
+                ),
             )
         )
     return gaps
