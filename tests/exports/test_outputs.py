@@ -278,10 +278,15 @@ def test_a_fidic_review_marks_up_the_particular_conditions(tmp_path: Path) -> No
     from contract_review.exports.redline_docx import reject_all_text
 
     assert _squash(reject_all_text(out / "redline.docx")) == original
+    lines = rejected.splitlines()
     for diff in approved:
-        instruction = f"Sub-Clause {diff.clause_id}: "
-        assert instruction in rejected
-        assert f'"{diff.proposed_text}"' in rejected
+        # 'Sub-Clause 20.1: delete "within 14 days" and replace with "within 28 days".'
+        (line,) = [x for x in lines if x.startswith(f"Sub-Clause {diff.clause_id}: delete ")]
+        old, new = re.findall(r'"([^"]*)"', line)
+        assert diff.original_text in old
+        assert diff.proposed_text in new
+        assert old.replace(diff.original_text, diff.proposed_text, 1) == new
+        assert len(old.split()) >= min(3, len(diff.original_text.split()) + 2)
     # each inserted instruction carries its comment
     anchored = _anchored_text(out / "redline.docx")
     comments = _comments(out / "redline.docx")
@@ -328,6 +333,17 @@ def test_a_chinese_report_is_chinese_throughout(
     assert offending == [], offending[:5]
     for comment in _comments(out / "redline.docx").values():
         assert _english_runs(comment["text"], allowed) == [], comment["text"]
+    page = re.sub(
+        r"<style>.*?</style>|<[^>]+>", "\n", (out / "report.html").read_text("utf-8"), flags=re.S
+    )
+    page = page.replace("&#34;", '"').replace("&#39;", "'").replace("&amp;", "&")
+    assert [x for x in page.splitlines() if _english_runs(x, allowed)] == []
+    document = docx.Document(str(out / "issues-list.docx"))
+    cells = [c.text for t in document.tables for r in t.rows for c in r.cells]
+    assert [c for c in cells if _english_runs(c, allowed)] == []
+    sheet = load_workbook(out / "findings.xlsx").active
+    values = [str(v) for row in sheet.iter_rows(values_only=True) for v in row if v]
+    assert [v for v in values if _english_runs(v, allowed)] == []
 
 
 def test_an_english_report_is_english_throughout(tmp_path: Path) -> None:

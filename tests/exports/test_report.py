@@ -238,7 +238,7 @@ def test_the_first_page_gives_the_verdict_counts_top_issues_and_method() -> None
     assert "1 proposed change waits for your decision." in first
     assert "The review did not finish" not in first  # every clause finished
     top = _section(first, "### Top issues", "### What was checked")
-    assert "| 2 | High | 17.6 |" in top
+    assert "| 2 | High | 17.6 Limitation of Liability |" in top
     assert "| 1 | Low |" not in top  # low issues are not top issues
     assert "No language model was used (none configured)." in first
     assert "3 of 3 clauses reviewed." in first

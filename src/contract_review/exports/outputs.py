@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -30,6 +31,7 @@ from contract_review.errors import ExportError, one_line
 from contract_review.exports.issues import (
     Issue,
     Messages,
+    Proposal,
     ReviewView,
     as_rows,
     build_view,
@@ -180,9 +182,28 @@ def _pc_instructions(
             key = {"delete": "pc_delete", "insert": "pc_insert"}.get(p.action, "pc_replace")
             if p.action == "replace" and not p.proposed:
                 key = "pc_delete"
-            line = m(key, id=issue.clause_id or "", old=p.original, new=p.proposed)
+            old, new = _phrase(p)
+            line = m(key, id=issue.clause_id or "", old=old, new=new)
             instructions.append(Instruction(after=after, text=line, note=note if n == 0 else None))
     return notes, instructions
+
+
+_LAST_WORD = re.compile(r"\S+\s+$")
+_FIRST_WORD = re.compile(r"^\s*[^\s.,;:。，；：]+")
+
+
+def _phrase(p: Proposal) -> tuple[str, str]:
+    """The words an amendment instruction names: a change of one or two words ('14' → '28')
+    is named with the word on each side ('within 14 days' → 'within 28 days') so that the
+    instruction finds its place in the conditions without doubt."""
+    if p.action == "insert" or len(p.original.split()) >= 3:
+        return p.original, p.proposed
+    before = _LAST_WORD.search(p.before) if p.original[:1].isalnum() else None
+    after = _FIRST_WORD.match(p.after) if p.original[-1:].isalnum() else None
+    head = before.group() if before else ""
+    tail = after.group() if after else ""
+    new = f"{head}{p.proposed}{tail}" if p.proposed else ""
+    return f"{head}{p.original}{tail}", new
 
 
 def _write_word(

@@ -976,7 +976,8 @@ def risk_rule(risk: RiskFactory, out: TimeBarOutput) -> list[RiskPoint]:
     risks = []
     for bar in out.time_bars:
         ours = bar.who_side == "us"
-        period = risk.say(f"{bar.value:g} {bar.unit}(s)", _period_zh(bar))
+        unit = bar.unit if bar.value == 1 else f"{bar.unit}s"
+        period = risk.say(f"{bar.value:g} {unit}", _period_zh(bar))
         if ours and bar.consequence == "time_bar":
             level, kind = RiskLevel.HIGH, "time bar"
             text = risk.say(
