@@ -254,12 +254,32 @@ def test_an_issue_reads_as_a_lawyers_note() -> None:
     assert "- **What we found**: Indirect losses are not excluded." in clause
     # the change in its sentence, with its decision
     assert (
-        "- **Proposed change**: …The Contractor's ~~total liability shall be unlimited~~ "
+        "- **Proposed change**: …The Contractor's ~~total liability shall be unlimited~~"
         "<ins>total liability shall not exceed the Contract Price</ins>.…"
     ) in clause
     assert "- **Decision**: Approved" in clause
     assert "- **Decision**: Rejected" in clause
     assert "- **Decision**: Pending" in clause
+
+
+def test_a_struck_out_passage_closes_in_markdown() -> None:
+    """'~~text ~~' does not close: the space at the end of a deleted passage stays outside."""
+    result = english_result()
+    liability = result.clauses[1]
+    diffs = [
+        d.model_copy(update={"original_text": "total liability shall be unlimited. "})
+        if d.diff_id == "D1"
+        else d
+        for d in liability.findings.diffs
+    ]
+    clause = liability.model_copy(
+        update={
+            "clause_text": "The Contractor's total liability shall be unlimited. Also.",
+            "findings": liability.findings.model_copy(update={"diffs": diffs}),
+        }
+    )
+    md = render_markdown(result.model_copy(update={"clauses": [result.clauses[0], clause]}))
+    assert "~~total liability shall be unlimited.~~ <ins>" in md  # the space outside the marks
 
 
 def test_decisions_show_who_when_and_feedback() -> None:

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
@@ -21,25 +20,20 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextC
 from contract_review.domains import Domain, Subtype, check_domain
 from contract_review.errors import ExportError, InputError, LLMError
 
-from ._render import (
-    EventPrinter,
-    render_checklist,
-    render_inventory,
-    render_playbook,
-    render_skills,
-    render_tree,
-)
-
 if TYPE_CHECKING:
     from contract_review.parties import Party
     from contract_review.playbook import Playbook
     from contract_review.structure_parser import DocumentParserConfig
     from contract_review.tasks import TaskManifest
 
+    from ._render import EventPrinter
+
 # Start-up time: each command imports the engine parts it uses (LangGraph, the OpenAI SDK, the
 # document and retrieval libraries load in ~1 s), so `--help` and `parse` stay fast.
 
 __all__ = ["EventPrinter", "app", "main"]
+
+T = TypeVar("T")
 
 app = typer.Typer(
     name="contract-review",
@@ -78,6 +72,13 @@ class OutputFormat(StrEnum):
     JSON = "json"
 
 
+def _run(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine to its end (asyncio loads only for the commands that need it)."""
+    import asyncio
+
+    return asyncio.run(coroutine)
+
+
 @contextmanager
 def user_errors() -> Iterator[None]:
     """Turn user mistakes into one line on stderr and exit code 2 (no traceback)."""
@@ -111,6 +112,8 @@ def parse(
         sys.stdout.write(structure.model_dump_json(indent=2) + "\n")
         return
     out = Console(highlight=False, soft_wrap=True)
+    from ._render import render_tree  # rich tables load only when printed
+
     render_tree(out, structure, loaded)
 
 
@@ -170,6 +173,8 @@ def skills_list(
     if fmt is TableOrJson.JSON:
         sys.stdout.write(json.dumps(rows, ensure_ascii=False, indent=2) + "\n")
     else:
+        from ._render import render_skills  # rich tables load only when printed
+
         render_skills(_table_console(), rows)
 
 
@@ -229,7 +234,7 @@ def skills_run(
         dispatcher = create_dispatcher()
         if dispatcher.get_registration(skill) is None:
             raise InputError(f"unknown skill '{skill}'; see 'contract-review skills list'")
-        result = asyncio.run(
+        result = _run(
             dispatcher.prepare_and_call(
                 skill, clause, structure, state, llm_arguments=llm_arguments
             )
@@ -275,6 +280,8 @@ def playbook_show(
     if fmt is TableOrJson.JSON:
         sys.stdout.write(json.dumps(rows, ensure_ascii=False, indent=2) + "\n")
     else:
+        from ._render import render_playbook  # rich tables load only when printed
+
         render_playbook(_table_console(), rows)
 
 
@@ -350,6 +357,8 @@ def checklist(
     if fmt is TableOrJson.JSON:
         sys.stdout.write(json.dumps(rows, ensure_ascii=False, indent=2) + "\n")
     else:
+        from ._render import render_checklist  # rich tables load only when printed
+
         render_checklist(_table_console(), rows)
 
 
@@ -395,6 +404,8 @@ def inventory(
                 [e.category, "yes" if e.present else "no", " ".join(e.clause_ids), e.value, e.quote]
             )
     else:
+        from ._render import render_inventory  # rich tables load only when printed
+
         render_inventory(_table_console(), rows)
 
 
@@ -607,6 +618,8 @@ class _LogToPrinter(logging.Handler):
 @contextmanager
 def _live_output(verbose: bool) -> Iterator[tuple[_Progress, EventPrinter]]:
     """The progress bar and the event printer of a review run, engine warnings routed to it."""
+    from ._render import EventPrinter
+
     printer = EventPrinter(_err, verbose=verbose)
     handler = _LogToPrinter(printer)
     engine_log = logging.getLogger("contract_review")
@@ -721,7 +734,7 @@ def review(
         while True:
             try:
                 with _stopped_by_user(), _live_output(verbose) as (progress, printer):
-                    manifest = asyncio.run(
+                    manifest = _run(
                         start_review(
                             options,
                             ask=_TerminalAsk(progress)
@@ -779,7 +792,7 @@ def resume(
     from contract_review.service import ReviewService
 
     with user_errors(), _stopped_by_user(), _live_output(verbose) as (progress, printer):
-        manifest = asyncio.run(
+        manifest = _run(
             ReviewService().resume(
                 task_id,
                 ask=_TerminalAsk(progress),
@@ -818,9 +831,9 @@ def approve(
             raise InputError(f"review task {task_id} is complete: no redline waits for a decision")
         if decisions is not None:
             requests = read_decisions_file(decisions)  # every problem before any is recorded
-            asyncio.run(service.decide(task_id, requests, reviewer=reviewer))
+            _run(service.decide(task_id, requests, reviewer=reviewer))
     with user_errors(), _stopped_by_user(), _live_output(verbose) as (progress, printer):
-        manifest = asyncio.run(
+        manifest = _run(
             service.resume(
                 task_id,
                 ask=None if decisions is not None else _TerminalAsk(progress),
@@ -898,7 +911,7 @@ def llm_check() -> None:
     offers a tool, as the review agent does."""
     with user_errors():
         try:
-            model, elapsed, tools, tokens = asyncio.run(_probe_llm())
+            model, elapsed, tools, tokens = _run(_probe_llm())
         except LLMError as exc:
             _err.print(f"error: {exc}", markup=False, highlight=False)
             raise typer.Exit(1) from None
@@ -911,6 +924,15 @@ def llm_check() -> None:
 @app.callback()
 def _root() -> None:
     """Contract review engine."""
+
+
+def __getattr__(name: str) -> object:
+    """`EventPrinter` on demand: importing the CLI (for `--help`) loads no model classes."""
+    if name == "EventPrinter":
+        from ._render import EventPrinter
+
+        return EventPrinter
+    raise AttributeError(name)
 
 
 def main() -> None:

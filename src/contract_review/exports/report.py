@@ -35,6 +35,18 @@ def _md(text: object) -> str:
     return _SPACE.sub(" ", escaped)  # spaces at the ends kept: pieces join into a sentence
 
 
+def _strike(text: object) -> str:
+    """Struck-out text (`~~…~~`): the spaces at its ends stay outside the marks, where
+    Markdown needs them for the strike to close."""
+    escaped = _md(text)
+    core = escaped.strip()
+    if not core:
+        return escaped
+    head = escaped[: len(escaped) - len(escaped.lstrip())]
+    tail = escaped[len(escaped.rstrip()) :]
+    return f"{head}~~{core}~~{tail}"
+
+
 def _cell(text: object) -> str:
     """Text for a Markdown table cell."""
     return _md(text).replace("|", "\\|")
@@ -56,7 +68,7 @@ def _environment(autoescape: bool) -> jinja2.Environment:
         lstrip_blocks=False,
         keep_trailing_newline=True,
     )
-    env.filters.update(md=_md, cell=_cell, quote=_quote)
+    env.filters.update(md=_md, cell=_cell, quote=_quote, strike=_strike)
     return env
 
 
