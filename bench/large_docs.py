@@ -217,6 +217,7 @@ def _child(path: Path, work: Path, profile: int) -> None:
 
     from contract_review import review as review_mod
     from contract_review.config import Settings
+    from contract_review.exports import outputs as outputs_mod
     from contract_review.review import ReviewOptions, start_review
 
     phases: dict[str, float] = {}
@@ -237,8 +238,10 @@ def _child(path: Path, work: Path, profile: int) -> None:
     timed("parties", review_mod, "_our_side")
     timed("checklist", review_mod, "_initial_state")
     timed("inventory", review_mod, "_inventory")
-    timed("reports", review_mod, "write_reports")
-    timed("redline", review_mod, "write_redline_docx")
+    timed("reports", outputs_mod, "write_reports")
+    timed("redline", outputs_mod, "_write_word")  # redline.docx and clean.docx
+    timed("lists", outputs_mod, "_write_issues_list")
+    timed("xlsx", outputs_mod, "_write_xlsx")
     timed("outputs", review_mod, "_write_outputs")
 
     settings = Settings(state_dir=work / "state", use_react_agent=False, llm_base_url=None)
@@ -254,7 +257,9 @@ def _child(path: Path, work: Path, profile: int) -> None:
         prof.disable()
     total = time.perf_counter() - start
     phases["graph+rest"] = total - sum(
-        v for k, v in phases.items() if k not in ("inventory", "reports", "redline")
+        v
+        for k, v in phases.items()
+        if k not in ("inventory", "reports", "redline", "lists", "xlsx")
     )
     print(json.dumps({"total": total, "phases": phases}), flush=True)
     if prof is not None:
@@ -328,7 +333,7 @@ def main() -> None:
     runs = [(f"{s:g}MB", {"max_bytes": int(s * MB)}) for s in _numbers(args.sizes, float)]
     runs += [(f"{n}L", {"max_lines": n}) for n in _numbers(args.lines, int)]
     phase_names = ["read+parse", "parties", "checklist", "graph+rest", "inventory", "reports",
-                   "redline"]  # fmt: skip
+                   "redline", "lists", "xlsx"]  # fmt: skip
     header = f"{'doc':>9} {'MB':>7} {'lines':>8} {'clauses':>8} {'seconds':>8} {'s/MB':>7} "
     header += f"{'RSS MB':>7}  " + " ".join(f"{p:>10}" for p in phase_names)
     print(header, flush=True)

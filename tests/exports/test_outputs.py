@@ -351,3 +351,91 @@ def test_an_english_report_is_english_throughout(tmp_path: Path) -> None:
     out = _review(tmp_path, "out", str(contract), "--party", "Buyer", "--approve", "all")
     md = (out / "report.md").read_text(encoding="utf-8")
     assert not [line for line in md.splitlines() if has_cjk(line) and not line.startswith(">")]
+
+
+def test_a_rejection_and_its_feedback_are_in_the_comment(tmp_path: Path) -> None:
+    out = _review(
+        tmp_path,
+        "out",
+        str(EXAMPLES / "generic" / "supply_agreement_en.txt"),
+        "--party",
+        "Buyer",
+        "--approve",
+        "none",
+    )
+    task = json.loads((out / "task.json").read_text())["task_id"]
+    diffs = [d for c in _result(out).clauses for d in c.findings.diffs]
+    decisions = tmp_path / "d.csv"
+    decisions.write_text(
+        "diff_id,decision,feedback\n"
+        + "".join(
+            f"{d.diff_id},reject,Client accepts this risk {n}\n" for n, d in enumerate(diffs)
+        ),
+        encoding="utf-8",
+    )
+    done = runner.invoke(
+        app, ["approve", task, "--decisions", str(decisions), "--reviewer", "J. Roe"]
+    )
+    assert done.exit_code == 0, done.output
+    texts = "\n".join(c["text"] for c in _comments(out / "redline.docx").values())
+    assert "(Rejected by J. Roe, " in texts
+    for n, diff in enumerate(diffs):
+        if diff.risk_level in (RiskLevel.HIGH, RiskLevel.MEDIUM):
+            assert f"Feedback: Client accepts this risk {n}" in texts
+    with zipfile.ZipFile(out / "redline.docx") as z:
+        assert "<w:del " not in z.read("word/document.xml").decode()  # nothing approved
+
+
+def test_an_issue_without_words_is_noted_on_its_clause_heading(tmp_path: Path) -> None:
+    from contract_review.exports.issues import Issue, messages
+    from contract_review.exports.outputs import _notes
+    from contract_review.structure_parser import StructureParser
+
+    text = "SERVICES TERMS\n\n1. Scope\n1.1 The Supplier provides the Services.\n\n2. Fees\n2.1 Fees are due monthly.\n"
+    structure = StructureParser().parse(text, document_id="t")
+    issue = Issue(
+        number=1,
+        clause_id="2",
+        clause_title="Fees",
+        level=RiskLevel.MEDIUM,
+        title="Late payment interest",
+        why="No interest runs on late payment.",
+        position="",
+        fallback="",
+        quote="",
+        start=None,
+        end=None,
+    )
+    (note,) = _notes(messages("en"), [issue], structure, text)
+    assert text[note.start : note.end] == "2. Fees"
+
+
+def test_a_standard_form_without_its_text_says_what_was_not_checked(tmp_path: Path) -> None:
+    out = _review(
+        tmp_path,
+        "out",
+        str(EXAMPLES / "fidic" / "particular_conditions_en.txt"),
+        "--domain",
+        "fidic",
+        "--party",
+        "Contractor",
+        "--approve",
+        "all",
+    )
+    md = (out / "report.md").read_text(encoding="utf-8")
+    unchecked = md[md.index("### What could not be checked") : md.index("## Clause by clause")]
+    assert "No baseline document was given" in unchecked
+    with_gc = _review(
+        tmp_path,
+        "gc",
+        str(EXAMPLES / "fidic" / "particular_conditions_amending_en.txt"),
+        "--domain",
+        "fidic",
+        "--baseline",
+        str(EXAMPLES / "fidic" / "general_conditions_en.txt"),
+        "--party",
+        "Contractor",
+        "--approve",
+        "all",
+    )
+    assert "No baseline document" not in (with_gc / "report.md").read_text(encoding="utf-8")

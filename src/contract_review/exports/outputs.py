@@ -101,12 +101,10 @@ def comment_note(issue: Issue, m: Messages, start: int, end: int) -> CommentNote
     if issue.position:
         lines.append(f"{m('our_position')}{m.colon}{issue.position}")
     for p in issue.proposals:
-        if p.status is DiffStatus.REJECTED:
-            continue  # the reviewer turned it down: the note does not propose it
         label = m("proposed_edited") if p.edited else m("proposed")
         line = f"{label}{m.colon}{proposal_text(m, p)}"
-        if p.status is DiffStatus.PENDING:
-            line += f" ({m('pending')})"
+        if p.status is not DiffStatus.APPROVED:  # approved: the tracked change itself
+            line += f" ({decision_text(m, p)})"
         lines.append(line)
         if p.feedback:
             lines.append(f"{m('feedback')}{m.colon}{p.feedback}")
@@ -134,15 +132,17 @@ def _heading_span(
 
 
 def _notes(
-    view: ReviewView, issues: Sequence[Issue], structure: DocumentStructure | None, text: str
+    m: Messages, issues: Sequence[Issue], structure: DocumentStructure | None, text: str
 ) -> list[CommentNote]:
+    """A comment for each issue: on its words, else on its clause's heading, else on the
+    document's title."""
     notes = []
     for issue in issues:
         if issue.start is not None and issue.end is not None and issue.end <= len(text):
             start, end = issue.start, issue.end
         else:
             start, end = _heading_span(structure, issue.clause_id, text)
-        notes.append(comment_note(issue, view.m, start, end))
+        notes.append(comment_note(issue, m, start, end))
     return notes
 
 
@@ -235,7 +235,7 @@ def _write_word(
             title=title,
         )
     else:
-        notes = _notes(view, issues, primary.structure, primary.content.text)
+        notes = _notes(view.m, issues, primary.structure, primary.content.text)
         source = settings.source_docx if primary.content.format is DocumentFormat.DOCX else None
         stats = write_redline_docx(
             primary.content,
