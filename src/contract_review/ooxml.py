@@ -4,6 +4,7 @@ in one is a position in the other — and the text a run contributes."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from lxml import etree
@@ -22,6 +23,7 @@ __all__ = [
     "symbol_text",
     "visible_text",
     "w",
+    "xml_safe",
 ]
 
 W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
@@ -185,3 +187,11 @@ def follow_field_char(fld_char: etree._Element, fields: list[bool]) -> None:
         fields[-1] = False
     elif kind == "end" and fields:
         fields.pop()
+
+
+_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+
+
+def xml_safe(text: str) -> str:
+    """`text` with the characters XML cannot hold replaced one for one by U+FFFD."""
+    return _XML_INVALID.sub("\ufffd", text)

@@ -12,6 +12,7 @@ import asyncio
 import json
 import os
 import shutil
+import time
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -89,6 +90,9 @@ __all__ = [
     "start_review",
 ]
 
+
+_COUNT_EVERY = 1.0
+"""Seconds between saves of a running task's clause count."""
 
 AskFn = Callable[[list[dict[str, Any]]], Iterable[dict[str, Any]]]
 """Interactive approval: the undecided diffs (JSON) → decisions (ApprovalRequest-shaped
@@ -471,6 +475,7 @@ async def _run_graph(
         if state is None and snapshot.values.get("is_complete"):
             return dict(snapshot.values), llm is not None, 0
         manifest.counts.clauses_total = len(items)
+        last_saved = [time.monotonic()]
         clause_of: dict[str, str] = {}  # clause_review task id → item key, until saved
         saved_first: set[str] = set()  # saved before the stream told us what they are
 
@@ -486,7 +491,12 @@ async def _run_graph(
             else:
                 done += 1
                 manifest.counts.clauses_done = done + len(carried)
-                save_manifest(manifest, settings)  # `status` shows the clauses done so far
+                now = time.monotonic()
+                if now - last_saved[0] >= _COUNT_EVERY:
+                    # `status` shows the clauses done so far: written at most once a second
+                    # (the manifest of a long contract is large; once per clause is quadratic)
+                    last_saved[0] = now
+                    save_manifest(manifest, settings)
                 if progress is not None:
                     progress(done, total, key)
 

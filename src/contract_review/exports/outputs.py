@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -25,7 +26,8 @@ from typing import Literal
 
 import docx
 from docx.enum.section import WD_ORIENT
-from docx.shared import Cm, Pt
+from docx.shared import Cm
+from lxml import etree
 
 from contract_review.errors import ExportError, one_line
 from contract_review.exports.issues import (
@@ -57,6 +59,7 @@ from contract_review.models import (
     RiskLevel,
     TaskDocument,
 )
+from contract_review.ooxml import w, xml_safe
 from contract_review.playbook import Position
 
 __all__ = ["CommentLevel", "ExportSettings", "comment_note", "write_all"]
@@ -251,6 +254,21 @@ def _write_word(
     return {"docx": redline, "clean": clean}, stats
 
 
+def _small_run(text: str) -> etree._Element:
+    """A 9-point run showing `text`, its line breaks as breaks."""
+    run = etree.Element(w("r"))
+    rpr = etree.SubElement(run, w("rPr"))
+    for tag in ("sz", "szCs"):
+        etree.SubElement(rpr, w(tag)).set(w("val"), "18")
+    for n, line in enumerate(xml_safe(text).split("\n")):
+        if n:
+            etree.SubElement(run, w("br"))
+        t = etree.SubElement(run, w("t"))
+        t.text = line
+        t.set("{http://www.w3.org/XML/1998/namespace}space", "preserve")
+    return run
+
+
 def _write_issues_list(view: ReviewView, author: str, path: Path) -> None:
     m = view.m
     document = docx.Document()
@@ -276,13 +294,15 @@ def _write_issues_list(view: ReviewView, author: str, path: Path) -> None:
     for cell, header in zip(table.rows[0].cells, headers, strict=True):
         cell.text = ""
         cell.paragraphs[0].add_run(header).bold = True
+    # One row built by python-docx (its cell widths), then copied for every issue: adding
+    # rows through python-docx costs milliseconds each, thousands on a long contract.
+    prototype = table.add_row()._tr
     for issue in view.all_issues:
         proposal = next(iter(issue.proposals), None)
         status = decision_text(m, proposal) if proposal else ""
         if proposal and proposal.feedback:
             status += f"\n{m('feedback')}{m.colon}{proposal.feedback}"
         wording = proposal_text(m, proposal) if proposal else m("no_proposal")
-        cells = table.add_row().cells
         values = [
             str(issue.number),
             f"{issue.clause_id or m('document')}\n{issue.clause_title}".strip(),
@@ -298,11 +318,13 @@ def _write_issues_list(view: ReviewView, author: str, path: Path) -> None:
             wording,
             status,
         ]
-        for cell, value in zip(cells, values, strict=True):
-            cell.text = value
-            for paragraph in cell.paragraphs:
-                for run in paragraph.runs:
-                    run.font.size = Pt(9)
+        row = copy.deepcopy(prototype)
+        for cell, value in zip(row.iter(w("tc")), values, strict=True):
+            paragraph = cell.find(w("p"))
+            assert paragraph is not None  # python-docx gives every cell a paragraph
+            paragraph.append(_small_run(value))
+        prototype.addprevious(row)
+    prototype.getparent().remove(prototype)
     props = document.core_properties
     now = datetime.now(UTC).replace(microsecond=0)
     props.title = f"{m('issues_list_title')} — {view.contract}"
@@ -314,6 +336,7 @@ def _write_issues_list(view: ReviewView, author: str, path: Path) -> None:
 
 def _write_xlsx(view: ReviewView, path: Path) -> None:
     from openpyxl import Workbook
+    from openpyxl.cell import WriteOnlyCell
     from openpyxl.styles import Alignment, Font
     from openpyxl.utils import get_column_letter
 
@@ -334,21 +357,28 @@ def _write_xlsx(view: ReviewView, path: Path) -> None:
         ("decided_by", m("decision"), 16),
         ("decided_at", m("date"), 20),
     ]
-    book = Workbook()
-    sheet = book.active
-    sheet.title = m("issues")[:31]
-    sheet.append([label for _, label, _ in columns])
-    for cell in sheet[1]:
-        cell.font = Font(bold=True)
-    for row in as_rows(view):
-        sheet.append([row[key] for key, _, _ in columns])
+    rows = as_rows(view)
+    # Write-only: rows stream to the file (a long contract has thousands of issues).
+    book = Workbook(write_only=True)
+    sheet = book.create_sheet(m("issues")[:31])
+    sheet.freeze_panes = "A2"
+    sheet.auto_filter.ref = f"A1:{get_column_letter(len(columns))}{len(rows) + 1}"
     for index, (_, _, width) in enumerate(columns, 1):
         sheet.column_dimensions[get_column_letter(index)].width = width
-    for row_cells in sheet.iter_rows(min_row=2):
-        for cell in row_cells:
-            cell.alignment = Alignment(wrap_text=True, vertical="top")
-    sheet.freeze_panes = "A2"
-    sheet.auto_filter.ref = f"A1:{get_column_letter(len(columns))}{sheet.max_row}"
+    bold, wrap = Font(bold=True), Alignment(wrap_text=True, vertical="top")
+
+    def cell(value: object, style: Font | Alignment) -> WriteOnlyCell:
+        made = WriteOnlyCell(sheet, value=value)
+        if isinstance(style, Font):
+            made.font = style
+        else:
+            made.alignment = style
+        return made
+
+    sheet.append([cell(label, bold) for _, label, _ in columns])
+    for row in rows:
+        values = [row[key] for key, _, _ in columns]
+        sheet.append([cell(xml_safe(v) if isinstance(v, str) else v, wrap) for v in values])
     book.properties.title = f"{m('issues')} — {view.contract}"
     book.properties.creator = view.result.our_party or "contract-review"
     book.save(str(path))

@@ -56,6 +56,7 @@ from contract_review.ooxml import (
 from contract_review.ooxml import M_NS as _M_NS
 from contract_review.ooxml import MC_NS as _MC_NS
 from contract_review.ooxml import w as _w
+from contract_review.ooxml import xml_safe as _xml_safe
 
 __all__ = [
     "CommentNote",
@@ -113,7 +114,6 @@ _RANGE_MARKERS = frozenset(
 # Revision markers inside w:rPr that must not be copied onto new inserted text.
 _RPR_REVISION_TAGS = frozenset({_INS, _DEL, _MOVE_FROM, _MOVE_TO, _w("rPrChange")})
 
-_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
 _LOCATOR_STEP = re.compile(r"/(p|txbx|tbl|tr)\[(\d+)\]")
 _TABLE_LOCATOR = re.compile(r"^table (\d+) row (\d+)$")
 
@@ -627,11 +627,6 @@ def _last_le(values: list[int], x: int) -> int:
         else:
             hi = mid - 1
     return lo
-
-
-def _xml_safe(text: str) -> str:
-    """`text` with characters XML cannot hold replaced one for one by U+FFFD."""
-    return _XML_INVALID.sub("\ufffd", text)
 
 
 # ------------------------------------------------------------------------------------------
