@@ -379,3 +379,16 @@ def test_a_link_written_in_the_contract_is_no_live_link_in_markdown() -> None:
     assert "](javascript:" not in md.replace("\\](javascript:", "")
     assert "\\[click here\\](javascript:alert(1))" in md
     assert "![x](" not in md
+
+
+def test_the_engines_warnings_are_said_in_the_reports_language() -> None:
+    warnings = [
+        "3 hidden text run(s) found (vanished, tiny or white text): shown in the report",
+        "scan.pdf: page(s) 3, 4 have no text layer (blank or scanned); their content is missing",
+    ]
+    zh = render_markdown(chinese_result().model_copy(update={"warnings": warnings}))
+    assert "发现 3 处隐藏文字（隐藏格式、极小字号或白色文字），已在报告中列出" in zh
+    assert "scan.pdf：第 3, 4 页没有文字层（空白或扫描件），其内容缺失" in zh
+    assert "hidden text run" not in zh
+    en = render_markdown(english_result().model_copy(update={"warnings": warnings}))
+    assert "3 hidden text runs found" in en

@@ -50,9 +50,9 @@ LLM_SKILL = "react_agent"
 
 
 @lru_cache(maxsize=1)
-def _catalogue() -> dict[str, dict[str, str]]:
+def _catalogue() -> dict[str, Any]:
     text = resources.files(__package__).joinpath("messages.yaml").read_text(encoding="utf-8")
-    data: dict[str, dict[str, str]] = yaml.safe_load(text)
+    data: dict[str, Any] = yaml.safe_load(text)
     return data
 
 
@@ -64,10 +64,10 @@ class Messages:
 
     def __call__(self, key: str, **values: object) -> str:
         """The text of `key`, filled in; a "singular|plural" text picks by `n`."""
-        template = _catalogue()[self.lang][key]
+        template = str(_catalogue()[self.lang][key])
         if "|" in template:
             singular, plural = template.split("|", 1)
-            template = singular if values.get("n") == 1 else plural
+            template = singular if str(values.get("n")) == "1" else plural
         return template.format(**values) if values else template
 
     @property
@@ -648,8 +648,24 @@ def _warnings(result: ReviewResult, m: Messages) -> list[str]:
     for warning in result.warnings:
         if warning.startswith("Clause ") and "addressed to an AI reviewer" in warning:
             continue  # said above in the outputs' language
-        out.append(warning)
+        if "were analysed by the rules only (LLM fallback)" in warning:
+            continue  # said on the first page, under what could not be checked
+        out.append(_said(warning, m))
     return out
+
+
+def _said(warning: str, m: Messages) -> str:
+    """An engine warning in the outputs' language (as written when no pattern knows it)."""
+    for item in _catalogue_warnings():
+        match = re.match(item["pattern"], warning)
+        if match:
+            return m(item["key"], **match.groupdict())
+    return warning
+
+
+@lru_cache(maxsize=1)
+def _catalogue_warnings() -> list[dict[str, str]]:
+    return [{"pattern": str(i["pattern"]), "key": str(i["key"])} for i in _catalogue()["warnings"]]
 
 
 def level_label(m: Messages, level: RiskLevel | str) -> str:
