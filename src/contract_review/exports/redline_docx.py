@@ -844,13 +844,40 @@ def _anchor_note(
     return exact
 
 
-def _add_comment(document: DocxDocument, note: CommentNote, author: str, date: str) -> int:
-    comment = document.comments.add_comment(text="", author=author, initials=_initials(author))
-    comment._comment_elm.set(_DATE, date)
-    comment.paragraphs[0].add_run(_xml_safe(note.title)).bold = True
-    for line in note.lines:
-        comment.add_paragraph(_xml_safe(line))
-    return int(comment.comment_id)
+class _CommentWriter:
+    """Adds comments to a document's comments part, numbering them itself: python-docx looks
+    for the highest id among all comments on every addition (quadratic with thousands)."""
+
+    def __init__(self, document: DocxDocument, author: str, date: str) -> None:
+        self.part = document.comments._comments_elm  # creates the part when missing
+        used = [int(v) for v in self.part.xpath("./w:comment/@w:id") if v.lstrip("-").isdigit()]
+        self.next_id = max(used, default=-1) + 1
+        self.author, self.initials, self.date = author, _initials(author), date
+
+    def add(self, note: CommentNote) -> int:
+        """A comment holding the note (its title in bold); returns its id."""
+        comment_id = self.next_id
+        self.next_id += 1
+        comment = etree.SubElement(self.part, _w("comment"))
+        comment.set(_ID, str(comment_id))
+        comment.set(_AUTHOR, self.author)
+        comment.set(_w("initials"), self.initials)
+        comment.set(_DATE, self.date)
+        for n, text in enumerate((note.title, *note.lines)):
+            paragraph = etree.SubElement(comment, _P)
+            style = etree.SubElement(etree.SubElement(paragraph, _w("pPr")), _w("pStyle"))
+            style.set(_VAL, "CommentText")
+            if n == 0:  # the mark that ties the comment to its reference in the text
+                mark = etree.SubElement(paragraph, _R)
+                rstyle = etree.SubElement(etree.SubElement(mark, _RPR), _w("rStyle"))
+                rstyle.set(_VAL, "CommentReference")
+                etree.SubElement(mark, _w("annotationRef"))
+            run = _new_run(_xml_safe(text), None)
+            if n == 0:
+                run.insert(0, etree.Element(_RPR))
+                etree.SubElement(run[0], _w("b"))
+            paragraph.append(run)
+        return comment_id
 
 
 def _insert_paragraph(after: etree._Element, text: str, revision: _Revision) -> etree._Element:
@@ -918,13 +945,15 @@ def write_redline_docx(
 
     # Comments are marked first, on the untouched text: their ranges are markers the tracked
     # changes step over, so a change inside a commented span still applies.
+    writer = _CommentWriter(document, author, revision.date) if notes or instructions else None
     for note in notes or ():
-        comment_id = _add_comment(document, note, author, revision.date)
+        assert writer is not None
+        comment_id = writer.add(note)
         stats.comments += 1
         if not _anchor_note(locator, body, note, comment_id):
             stats.comments_moved += 1
     instruction_comments = [
-        _add_comment(document, i.note, author, revision.date) if i.note is not None else None
+        writer.add(i.note) if writer is not None and i.note is not None else None
         for i in instructions
     ]
     # Revisions take ids above every comment's: ids of annotations must not collide.
