@@ -729,13 +729,14 @@ def review(
         )
         options.check()  # before the engine loads: a bad option costs nothing
         from contract_review.parties import PartyNotFound, PartyRequired
-        from contract_review.review import start_review
+        from contract_review.service import ReviewService
 
+        service = ReviewService()
         while True:
             try:
                 with _stopped_by_user(), _live_output(verbose) as (progress, printer):
                     manifest = _run(
-                        start_review(
+                        service.start(
                             options,
                             ask=_TerminalAsk(progress)
                             if approve is ApprovalMode.INTERACTIVE
