@@ -58,6 +58,20 @@ class Settings(BaseSettings):
     )
 
     # --- reviews ---
+    api_keys: SecretStr | None = Field(
+        None,
+        description="Keys of the web API as name=key pairs, comma-separated (API_KEYS); a "
+        "task is visible only to the key name that created it.",
+    )
+    api_key: SecretStr | None = Field(
+        None, description="One web API key, named 'default' (API_KEY)."
+    )
+    web_workers: int = Field(
+        2, ge=1, description="Worker processes that run the web app's reviews (WEB_WORKERS)."
+    )
+    web_queue_limit: int = Field(
+        500, ge=1, description="Reviews the web app accepts waiting for a worker (WEB_QUEUE_LIMIT)."
+    )
     redline_author: str = Field(
         "",
         description="Name on the Word file's tracked changes and comments (REDLINE_AUTHOR); "
@@ -115,6 +129,22 @@ class Settings(BaseSettings):
         ge=0,
         description="First retry delay of the LLM client; doubles per retry, with jitter.",
     )
+
+    def named_api_keys(self) -> dict[str, str]:
+        """The web API keys by name (`API_KEYS` pairs, and `API_KEY` as 'default'); a
+        malformed pair is a ValueError naming it."""
+        keys: dict[str, str] = {}
+        if self.api_keys is not None:
+            for pair in self.api_keys.get_secret_value().split(","):
+                if not pair.strip():
+                    continue
+                name, sep, key = pair.partition("=")
+                if not sep or not name.strip() or not key.strip():
+                    raise ValueError("API_KEYS must be name=key pairs separated by commas")
+                keys[name.strip()] = key.strip()
+        if self.api_key is not None and self.api_key.get_secret_value().strip():
+            keys.setdefault("default", self.api_key.get_secret_value().strip())
+        return keys
 
     @property
     def max_file_bytes(self) -> int:

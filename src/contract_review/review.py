@@ -13,7 +13,6 @@ import json
 import os
 import shutil
 import time
-import uuid
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
@@ -75,6 +74,7 @@ from contract_review.tasks import (
     input_digests,
     list_tasks,
     load_manifest,
+    new_task_id,
     save_manifest,
 )
 from contract_review.text import redact_secrets
@@ -82,6 +82,7 @@ from contract_review.text import redact_secrets
 __all__ = [
     "ReviewOptions",
     "TaskManifest",
+    "delete_task",
     "list_tasks",
     "load_manifest",
     "pending_redlines",
@@ -229,24 +230,28 @@ async def start_review(
     on_event: EventFn | None = None,
     stream_tokens: bool = False,
     reviewer: str | None = None,
+    task: TaskManifest | None = None,
 ) -> TaskManifest:
     """Run a new review to the end (asking `ask` for decisions when interactive; without an
     `ask`, or with the policy 'none', the task stops waiting for decisions, its outputs written
     as they stand: see `decide`). `reviewer` names who decides (default: the OS user).
 
     LLM mode is on when `settings` name an endpoint (`LLM_BASE_URL`) and `use_react_agent`
-    is true; `on_event` then also sees tool calls, and model tokens with `stream_tokens`."""
+    is true; `on_event` then also sees tool calls, and model tokens with `stream_tokens`.
+    `task` is the manifest of a task made beforehand (queued by the web app: its id, owner
+    and time are kept)."""
     settings = settings or get_settings()
     options.check()  # a bad option stops here, before any document is read
     inputs = input_digests(options)  # before reading: what is reviewed is what was hashed
     docs = _documents(options)
     side = _our_side(options, docs)  # no party, or none of the contract's: stop before any task
-    task_id = datetime.now(UTC).strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
+    task_id = task.task_id if task is not None else new_task_id()
     with OutputLock(options.out, task_id):  # another task's folder: stop before any task
         manifest = TaskManifest(
             task_id=task_id,
-            created_at=datetime.now(UTC).isoformat(),
+            created_at=task.created_at if task is not None else datetime.now(UTC).isoformat(),
             options=options,
+            owner=task.owner if task is not None else None,
             inputs=inputs,
             clauses=clause_stamps(docs),
         )
@@ -375,6 +380,18 @@ async def pending_redlines(task_id: str, settings: Settings | None = None) -> li
         for d in _pending_diffs(intr)
         if d.get("diff_id") not in decided
     ]
+
+
+async def delete_task(task_id: str, settings: Settings | None = None) -> None:
+    """Remove a task's checkpoints (every run's thread), manifest and decision log."""
+    settings = settings or get_settings()
+    manifest = load_manifest(task_id, settings)
+    threads = [task_id, *(f"{task_id}.r{n}" for n in range(1, manifest.restarts + 1))]
+    async with _saver(settings) as saver:
+        for thread in threads:
+            await saver.adelete_thread(thread)
+    DecisionLog(task_id, settings).path.unlink(missing_ok=True)
+    (settings.state_dir / "tasks" / f"{task_id}.json").unlink(missing_ok=True)
 
 
 def record_decisions(

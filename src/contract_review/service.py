@@ -61,6 +61,14 @@ class ReviewService:
             task_id, requests, pending, reviewer=reviewer, settings=self.settings
         )
 
+    async def delete(self, task_id: str) -> None:
+        """Remove a task: its checkpoints, manifest and decision log (not its output folder,
+        which belongs to whoever chose it)."""
+        from contract_review.review import delete_task
+
+        self._not_running(task_id)
+        await delete_task(task_id, self.settings)
+
     def status(self, task_id: str) -> TaskManifest:
         """Where a task stands (status, counts, outputs, the command that carries it on)."""
         return load_manifest(task_id, self.settings)

@@ -3,7 +3,7 @@
 Light on purpose (no LangGraph, no document libraries): `contract-review status` and `list`
 read manifests without loading the engine.
 
-A task is `running` while a process works on it, `interrupted` when it stopped before the end
+A task is `queued` while it waits for a worker (web), `running` while a process works on it, `interrupted` when it stopped before the end
 (stopped by the user, waiting for decisions, or its process is gone), `failed` with the reason
 when something broke (its outputs could not be written, say), and `complete` once every output
 is in place. Only `complete` tasks have outputs; all others can be resumed.
@@ -16,6 +16,8 @@ import hashlib
 import os
 import socket
 import tempfile
+import uuid
+from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Literal
@@ -39,11 +41,12 @@ __all__ = [
     "input_digests",
     "list_tasks",
     "load_manifest",
+    "new_task_id",
     "save_manifest",
 ]
 
 Approval = Literal["interactive", "all", "none"]
-TaskStatus = Literal["running", "interrupted", "failed", "complete"]
+TaskStatus = Literal["queued", "running", "interrupted", "failed", "complete"]
 """Where a task stands (see the module docstring)."""
 
 
@@ -135,6 +138,9 @@ class TaskManifest(BaseModel):
     created_at: str = Field(description="When the task was started (ISO 8601, UTC).")
     options: ReviewOptions = Field(description="What the user asked for.")
     status: TaskStatus = Field("running", description="As last recorded by its process.")
+    owner: str | None = Field(
+        None, description="The API key name that created the task (web); None from the CLI."
+    )
     reason: str | None = Field(None, description="Why the task failed or was interrupted.")
     pid: int | None = Field(None, description="The process running the task, while it runs.")
     host: str | None = Field(None, description="The machine of that process.")
@@ -290,6 +296,11 @@ class OutputLock:
             fcntl.flock(self._fd, fcntl.LOCK_UN)
             os.close(self._fd)
             self._fd = None
+
+
+def new_task_id() -> str:
+    """A new task id: the UTC time it was made, then six random hex digits."""
+    return datetime.now(UTC).strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
 
 
 def _tasks_dir(settings: Settings) -> Path:

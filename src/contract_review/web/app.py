@@ -1,0 +1,431 @@
+"""The web app: the HTTP API of SPEC-4 §7 and the page that uses it.
+
+A review is uploaded (`POST /api/reviews`), runs in a worker process (see `jobs`), and its
+events stream over Server-Sent Events (`GET /api/reviews/{id}/events`, replayed after
+`Last-Event-ID`). At an approval round the review parks; each decision
+(`POST …/diffs/{diff_id}/decision`) is recorded on arrival, and the review resumes by itself
+once the last pending redline is decided. Every operation goes through the task service, as
+the command line's do. See `docs/web.md` for the routes, events and security.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import shutil
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import Depends, FastAPI, File, Form, HTTPException, Request, UploadFile
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from pydantic import BaseModel, Field
+from sse_starlette import EventSourceResponse, ServerSentEvent
+
+from contract_review.config import Settings, get_settings
+from contract_review.domains import SUBTYPES, check_domain
+from contract_review.errors import InputError
+from contract_review.models import ApprovalRequest, Decision
+from contract_review.service import ReviewService
+from contract_review.tasks import (
+    ReviewOptions,
+    TaskManifest,
+    list_tasks,
+    load_manifest,
+    new_task_id,
+    save_manifest,
+)
+from contract_review.web.auth import COOKIE, Caller, authenticate, csrf_token, session_cookie
+from contract_review.web.jobs import Jobs
+
+__all__ = ["create_app"]
+
+CONTRACT_TYPES = frozenset({".docx", ".pdf", ".txt", ".md"})
+PLAYBOOK_TYPES = frozenset({".yaml", ".yml", ".json", ".csv", ".tsv", ".xlsx"})
+_MAX_FILES = 8
+_POLL_SECONDS = 0.25
+_HEARTBEAT_SECONDS = 10
+
+
+def _folder(settings: Settings, task_id: str) -> Path:
+    return settings.state_dir / "web" / task_id
+
+
+def _safe_name(name: str | None, fallback: str) -> str:
+    """A client's file name reduced to letters, digits and '._- ' (no folders, no leading
+    dot): it names the file in our own folder, never a path the client chose."""
+    base = re.split(r"[\\/]", name or "")[-1]
+    cleaned = re.sub(r"[^\w.\- ]", "_", base).strip(" .")[:120]
+    return cleaned or fallback
+
+
+async def _save(upload: UploadFile, folder: Path, allowed: frozenset[str], limit: int) -> Path:
+    """Store an uploaded file in `folder`; 415 for a type the engine does not read, 413 when
+    it exceeds the size limit."""
+    suffix = Path(upload.filename or "").suffix.lower()
+    if suffix not in allowed:
+        kinds = ", ".join(sorted(allowed))
+        raise HTTPException(415, f"{upload.filename or 'the file'}: unsupported type (use {kinds})")
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / _safe_name(upload.filename, f"file{suffix}")
+    size = 0
+    with path.open("wb") as out:
+        while chunk := await upload.read(1 << 20):
+            size += len(chunk)
+            if size > limit:
+                raise HTTPException(413, f"{upload.filename}: larger than {limit // (1 << 20)} MB")
+            out.write(chunk)
+    if size == 0:
+        raise HTTPException(400, f"{upload.filename}: the file is empty")
+    return path
+
+
+class SessionIn(BaseModel):
+    """Signing in the page with an API key."""
+
+    key: str = Field(description="An API key.")
+
+
+class DecisionIn(BaseModel):
+    """A decision on one pending redline."""
+
+    decision: Literal["approve", "reject", "edit"] = Field(description="What the lawyer decided.")
+    feedback: str = Field("", max_length=4000, description="Why (a rejection's feedback).")
+    text: str | None = Field(None, max_length=20000, description="The lawyer's wording (edit).")
+
+
+def _summary(m: TaskManifest) -> dict[str, Any]:
+    outputs = sorted({Path(p).name for p in m.outputs.values()})
+    return {
+        "task_id": m.task_id,
+        "created_at": m.created_at,
+        "status": m.current_status(),
+        "waiting": m.waiting,
+        "reason": m.reason,
+        "contract": m.options.file.name,
+        "party": m.options.party,
+        "domain": m.options.domain,
+        "counts": m.counts.model_dump(),
+        "outputs": outputs,
+    }
+
+
+def _caller(request: Request) -> Caller:
+    settings: Settings = request.app.state.settings
+    return authenticate(request, settings)
+
+
+Authed = Annotated[Caller, Depends(_caller)]
+"""A route's caller: a valid API key or session (401 / 403 otherwise)."""
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The web app on `settings` (default: from the environment)."""
+    settings = settings or get_settings()
+    service = ReviewService(settings)
+    state: dict[str, Jobs] = {}
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        jobs = Jobs(settings)
+        state["jobs"] = jobs
+        await _recover(jobs)
+        try:
+            yield
+        finally:
+            jobs.close()
+
+    async def _recover(jobs: Jobs) -> None:
+        """A restarted server carries on its web tasks: queued ones start, ones cut off while
+        running resume from their checkpoints, fully decided ones resume."""
+        for m in list_tasks(settings):
+            if m.owner is None:
+                continue
+            status = m.current_status()
+            if status == "queued":
+                jobs.submit("start", m.task_id)
+            elif (status == "interrupted" and not m.waiting) or (
+                m.waiting and not await service.pending(m.task_id)
+            ):
+                jobs.submit("resume", m.task_id)
+
+    app = FastAPI(
+        title="contract-review",
+        description="Contract review engine: upload, live progress, approve each redline.",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+
+    def jobs() -> Jobs:
+        return state["jobs"]
+
+    def own(task_id: str, who: Caller) -> TaskManifest:
+        try:
+            manifest = load_manifest(task_id, settings)
+        except InputError:
+            raise HTTPException(404, f"no review {task_id}") from None
+        if manifest.owner != who.name:
+            raise HTTPException(404, f"no review {task_id}")  # another key's task is not shown
+        return manifest
+
+    @app.exception_handler(InputError)
+    async def _input_error(_: Request, exc: InputError) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=400)
+
+    @app.middleware("http")
+    async def _limit_size(request: Request, call_next: Any) -> Response:
+        # Refused before the body is read: an upload larger than every file could be.
+        length = request.headers.get("content-length", "")
+        if length.isdigit() and int(length) > settings.max_file_bytes * _MAX_FILES + (1 << 20):
+            return JSONResponse({"detail": "the upload is too large"}, status_code=413)
+        response: Response = await call_next(request)
+        return response
+
+    @app.get("/health")
+    async def health() -> dict[str, Any]:
+        """Liveness: no key needed."""
+        return {"status": "ok", "queued_or_running": jobs().waiting()}
+
+    @app.post("/api/session")
+    async def sign_in(body: SessionIn, response: Response) -> dict[str, str]:
+        """Sign the page in with an API key: sets the session cookie, returns the CSRF token."""
+        keys = settings.named_api_keys()
+        name = next((n for n, k in keys.items() if k == body.key), None)
+        if name is None:
+            raise HTTPException(401, "the API key is not valid")
+        cookie = session_cookie(name, keys[name])
+        response.set_cookie(COOKIE, cookie, httponly=True, samesite="strict", path="/")
+        return {"name": name, "csrf": csrf_token(cookie, keys[name])}
+
+    @app.get("/api/session")
+    async def session(request: Request, who: Authed) -> dict[str, str]:
+        """Who the session is, and its CSRF token."""
+        cookie = request.cookies.get(COOKIE, "")
+        key = settings.named_api_keys()[who.name]
+        return {"name": who.name, "csrf": csrf_token(cookie, key) if cookie else ""}
+
+    @app.post("/api/reviews", status_code=202)
+    async def submit(
+        who: Authed,
+        contract: Annotated[UploadFile, File(description="The contract: .docx, .pdf, .txt, .md.")],
+        party: Annotated[str, Form(description="Whom we act for.")],
+        domain: Annotated[str, Form(description="generic, fidic or sha_spa.")] = "generic",
+        subtype: Annotated[str | None, Form(description="Domain subtype.")] = None,
+        language: Annotated[Literal["auto", "en", "zh-CN"], Form()] = "auto",
+        baseline: Annotated[UploadFile | None, File()] = None,
+        supplement: Annotated[UploadFile | None, File()] = None,
+        references: Annotated[list[UploadFile] | None, File()] = None,
+        playbook: Annotated[UploadFile | None, File()] = None,
+    ) -> dict[str, Any]:
+        """Upload a contract (and its other documents) and start its review."""
+        if domain not in SUBTYPES:
+            raise HTTPException(422, f"domain must be one of {', '.join(SUBTYPES)}")
+        try:
+            check_domain(domain, subtype or None)
+        except InputError as exc:
+            raise HTTPException(422, str(exc)) from None
+        if not party.strip():
+            raise HTTPException(422, "party: name whom the review acts for")
+        if jobs().waiting() >= settings.web_queue_limit:
+            raise HTTPException(503, "too many reviews waiting; try again later")
+        task_id = new_task_id()
+        folder = _folder(settings, task_id)
+        limit = settings.max_file_bytes
+        try:
+            uploads = folder / "uploads"
+            main = await _save(contract, uploads / "contract", CONTRACT_TYPES, limit)
+            others: dict[str, Path | None] = {}
+            for role, upload in (("baseline", baseline), ("supplement", supplement)):
+                others[role] = (
+                    await _save(upload, uploads / role, CONTRACT_TYPES, limit)
+                    if upload is not None and upload.filename
+                    else None
+                )
+            refs = [
+                await _save(u, uploads / f"reference-{n}", CONTRACT_TYPES, limit)
+                for n, u in enumerate(references or [])
+                if u.filename
+            ]
+            rules = (
+                await _save(playbook, uploads / "playbook", PLAYBOOK_TYPES, limit)
+                if playbook is not None and playbook.filename
+                else None
+            )
+        except BaseException:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
+        options = ReviewOptions(
+            file=main,
+            domain=domain,
+            subtype=subtype or None,
+            party=party.strip(),
+            language=language,
+            baseline=others["baseline"],
+            supplement=others["supplement"],
+            references=refs,
+            criteria=rules,
+            approve="none",
+            out=folder / "out",
+        )
+        manifest = TaskManifest(
+            task_id=task_id,
+            created_at=datetime.now(UTC).isoformat(),
+            options=options,
+            status="queued",
+            owner=who.name,
+        )
+        save_manifest(manifest, settings)
+        jobs().submit("start", task_id)
+        return {"task_id": task_id, "status": "queued", "events": f"/api/reviews/{task_id}/events"}
+
+    @app.get("/api/reviews")
+    async def reviews(who: Authed) -> list[dict[str, Any]]:
+        """The caller's reviews, newest first."""
+        return [_summary(m) for m in list_tasks(settings) if m.owner == who.name]
+
+    @app.get("/api/reviews/{task_id}")
+    async def review(task_id: str, who: Authed) -> dict[str, Any]:
+        """Where a review stands: status, counts, outputs."""
+        return _summary(own(task_id, who))
+
+    @app.get("/api/reviews/{task_id}/events")
+    async def events(task_id: str, request: Request, who: Authed) -> EventSourceResponse:
+        """The review's events as Server-Sent Events; after `Last-Event-ID`, those missed."""
+        own(task_id, who)
+        header = request.headers.get("last-event-id", "") or request.query_params.get("after", "")
+        after = int(header) if header.isdigit() else 0
+        log = jobs().log
+
+        async def stream() -> AsyncIterator[ServerSentEvent]:
+            last = after
+            while True:
+                batch = await asyncio.to_thread(log.since, task_id, last)
+                for event in batch:
+                    last = event.id
+                    yield ServerSentEvent(
+                        data=_json(event.data), event=event.type, id=str(event.id)
+                    )
+                if batch:
+                    continue
+                if await request.is_disconnected():
+                    return
+                manifest = load_manifest(task_id, settings)
+                if manifest.current_status() in ("complete", "failed") and not jobs().busy(task_id):
+                    return  # nothing more will come
+                await asyncio.sleep(_POLL_SECONDS)
+
+        return EventSourceResponse(stream(), ping=_HEARTBEAT_SECONDS)
+
+    @app.get("/api/reviews/{task_id}/findings")
+    async def findings(task_id: str, who: Authed) -> Response:
+        """The review's findings (findings.json) as they stand."""
+        manifest = own(task_id, who)
+        path = manifest.options.out / "findings.json"
+        if not path.is_file():
+            raise HTTPException(409, "the review has no findings yet")
+        return Response(path.read_bytes(), media_type="application/json")
+
+    @app.get("/api/reviews/{task_id}/diffs")
+    async def diffs(
+        task_id: str, who: Authed, status: Literal["pending", "approved", "rejected", "all"] = "all"
+    ) -> list[dict[str, Any]]:
+        """The review's redlines; `status=pending` lists those waiting for a decision, each
+        with its clause and risk."""
+        manifest = own(task_id, who)
+        if status == "pending":
+            if jobs().busy(task_id):
+                return []
+            return await service.pending(task_id)
+        path = manifest.options.out / "findings.json"
+        if not path.is_file():
+            return []
+        from contract_review.models import ReviewResult
+
+        result = ReviewResult.model_validate_json(path.read_bytes())
+        return [
+            d.model_dump(mode="json")
+            for c in result.clauses
+            for d in c.findings.diffs
+            if status == "all" or d.status.value == status
+        ]
+
+    @app.post("/api/reviews/{task_id}/diffs/{diff_id}/decision")
+    async def decide(task_id: str, diff_id: str, body: DecisionIn, who: Authed) -> dict[str, Any]:
+        """Decide one pending redline (recorded on arrival); the review resumes by itself once
+        none is left pending."""
+        own(task_id, who)
+        if jobs().busy(task_id):
+            raise HTTPException(409, "the review is running; decide once it waits for you")
+        if body.decision == "edit" and not (body.text or "").strip():
+            raise HTTPException(422, "an edit needs its text")
+        request = ApprovalRequest(
+            diff_id=diff_id,
+            decision=Decision.REJECT if body.decision == "reject" else Decision.APPROVE,
+            feedback=body.feedback,
+            user_modified_text=body.text if body.decision == "edit" else None,
+        )
+        try:
+            (recorded,) = await service.decide(task_id, [request], reviewer=who.name)
+        except InputError as exc:
+            raise HTTPException(409, str(exc)) from None
+        left = await service.pending(task_id)
+        jobs().log.append(
+            task_id,
+            "decision",
+            {
+                "diff_id": diff_id,
+                "decision": recorded.decision.value,
+                "reviewer": recorded.reviewer,
+                "pending": len(left),
+            },
+        )
+        resumed = not left and jobs().submit("resume", task_id)
+        return {"diff_id": diff_id, "pending": len(left), "resumed": resumed}
+
+    @app.post("/api/reviews/{task_id}/resume", status_code=202)
+    async def resume(task_id: str, who: Authed) -> dict[str, Any]:
+        """Carry on a review interrupted otherwise than by waiting for decisions."""
+        manifest = own(task_id, who)
+        if manifest.current_status() == "complete":
+            raise HTTPException(409, "the review is complete")
+        if not jobs().submit("resume", task_id):
+            raise HTTPException(409, "the review is already queued or running")
+        return {"task_id": task_id, "status": "queued"}
+
+    @app.get("/api/reviews/{task_id}/outputs/{name}")
+    async def output(task_id: str, name: str, who: Authed) -> FileResponse:
+        """Download one output (report.html, redline.docx, clean.docx, issues-list.docx,
+        findings.xlsx, report.md, findings.json)."""
+        manifest = own(task_id, who)
+        files = {Path(p).name: Path(p) for p in manifest.outputs.values()}
+        if name not in files or not files[name].is_file():
+            raise HTTPException(404, f"no output {name} for review {task_id}")
+        return FileResponse(files[name], filename=name)
+
+    @app.delete("/api/reviews/{task_id}", status_code=204)
+    async def delete(task_id: str, who: Authed) -> Response:
+        """Remove the review: its task, checkpoints, events, uploads and outputs."""
+        own(task_id, who)
+        if jobs().busy(task_id):
+            raise HTTPException(409, "the review is running; delete it once it stops")
+        await service.delete(task_id)
+        jobs().log.delete(task_id)
+        shutil.rmtree(_folder(settings, task_id), ignore_errors=True)
+        return Response(status_code=204)
+
+    @app.get("/", response_class=HTMLResponse)
+    async def page() -> HTMLResponse:
+        """The page (it signs in with a key, then uses the API)."""
+        from contract_review.web.page import render_page
+
+        return HTMLResponse(render_page())
+
+    return app
+
+
+def _json(data: dict[str, Any]) -> str:
+    import json
+
+    return json.dumps(data, ensure_ascii=False, default=str)
