@@ -96,13 +96,18 @@ class DecisionIn(BaseModel):
     text: str | None = Field(None, max_length=20000, description="The lawyer's wording (edit).")
 
 
-def _summary(m: TaskManifest) -> dict[str, Any]:
+def _summary(m: TaskManifest, busy: bool) -> dict[str, Any]:
+    """A task for the API; `busy` while a job of it is queued or running (its status then
+    says so even when the task has just recorded where it stopped)."""
     outputs = sorted({Path(p).name for p in m.outputs.values()})
+    status = m.current_status()
+    if busy and status not in ("queued", "running"):
+        status = "running"
     return {
         "task_id": m.task_id,
         "created_at": m.created_at,
-        "status": m.current_status(),
-        "waiting": m.waiting,
+        "status": status,
+        "waiting": m.waiting and not busy,
         "reason": m.reason,
         "contract": m.options.file.name,
         "party": m.options.party,
@@ -214,6 +219,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         domain: Annotated[str, Form(description="generic, fidic or sha_spa.")] = "generic",
         subtype: Annotated[str | None, Form(description="Domain subtype.")] = None,
         language: Annotated[Literal["auto", "en", "zh-CN"], Form()] = "auto",
+        approve: Annotated[
+            Literal["none", "all"],
+            Form(description="none: every redline waits for a decision; all: approve them all."),
+        ] = "none",
         baseline: Annotated[UploadFile | None, File()] = None,
         supplement: Annotated[UploadFile | None, File()] = None,
         references: Annotated[list[UploadFile] | None, File()] = None,
@@ -266,7 +275,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             supplement=others["supplement"],
             references=refs,
             criteria=rules,
-            approve="none",
+            approve=approve,
             out=folder / "out",
         )
         manifest = TaskManifest(
@@ -283,12 +292,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/reviews")
     async def reviews(who: Authed) -> list[dict[str, Any]]:
         """The caller's reviews, newest first."""
-        return [_summary(m) for m in list_tasks(settings) if m.owner == who.name]
+        return [
+            _summary(m, jobs().busy(m.task_id)) for m in list_tasks(settings) if m.owner == who.name
+        ]
 
     @app.get("/api/reviews/{task_id}")
     async def review(task_id: str, who: Authed) -> dict[str, Any]:
         """Where a review stands: status, counts, outputs."""
-        return _summary(own(task_id, who))
+        return _summary(own(task_id, who), jobs().busy(task_id))
 
     @app.get("/api/reviews/{task_id}/events")
     async def events(task_id: str, request: Request, who: Authed) -> EventSourceResponse:

@@ -1,0 +1,129 @@
+"""The page in a real browser (Playwright driving Debian's Chromium): sign in, upload the FIDIC
+sample, watch it run, approve one redline, reject one with feedback, edit one, approve the rest,
+download redline.docx and find exactly those decisions in it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from contract_review.exports.redline_docx import accept_all_text
+from tests.conftest import EXAMPLES
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
+SHOTS = os.environ.get("WEB_SCREENSHOTS")
+"""A folder to keep the page's screenshots in (docs/img when regenerating the docs)."""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    port = _free_port()
+    env = {
+        **os.environ,
+        "STATE_DIR": str(tmp_path / "state"),
+        "API_KEY": "browser-key",
+        "USE_REACT_AGENT": "false",
+        "LLM_BASE_URL": "",
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "contract_review.cli", "serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{url}/health", timeout=1).status_code == 200:
+                break
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    else:
+        proc.kill()
+        pytest.fail("the server did not start")
+    try:
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def _shot(page: object, name: str) -> None:
+    if SHOTS:
+        page.screenshot(path=str(Path(SHOTS) / name), full_page=False)  # type: ignore[attr-defined]
+
+
+def test_a_lawyer_reviews_and_decides_in_the_browser(server: str, tmp_path: Path) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1366, "height": 900}, accept_downloads=True)
+        page.goto(server)
+        page.fill("#key", "browser-key")
+        page.click("#signin-button")
+        expect(page.locator("#upload")).to_be_visible()
+        page.set_input_files(
+            "#contract", str(EXAMPLES / "fidic" / "particular_conditions_amending_en.txt")
+        )
+        page.set_input_files("#baseline", str(EXAMPLES / "fidic" / "general_conditions_en.txt"))
+        page.fill("#party", "Contractor")
+        page.select_option("#domain", "fidic")
+        page.click("#upload-form button[type=submit]")
+        # live progress: clause events arrive, then the redlines wait for a decision
+        expect(page.locator("#log div").first).to_be_visible(timeout=60_000)
+        redlines = page.locator("#pending .redline")
+        expect(redlines.first).to_be_visible(timeout=60_000)
+        _shot(page, "web-approval.png")
+        count = redlines.count()
+        assert count >= 3
+        ids = [redlines.nth(i).get_attribute("data-diff") for i in range(count)]
+        first, second, third = ids[0], ids[1], ids[2]
+        page.locator(f'[data-diff="{first}"] button[data-act=approve]').click()
+        box = page.locator(f'[data-diff="{second}"]')
+        box.locator('[data-field="feedback"]').fill("Keep the drafting")
+        box.locator("button[data-act=reject]").click()
+        box = page.locator(f'[data-diff="{third}"]')
+        box.locator('[data-field="text"]').fill("within 35 days")
+        box.locator("button[data-act=edit]").click()
+        for diff_id in ids[3:]:
+            page.locator(f'[data-diff="{diff_id}"] button[data-act=approve]').click()
+        link = page.locator('#downloads a[href$="redline.docx"]')
+        expect(link).to_be_visible(timeout=60_000)
+        expect(page.locator("#risks .clause").first).to_be_visible(timeout=30_000)
+        page.evaluate("window.scrollTo(0, 0)")
+        _shot(page, "web-complete.png")
+        with page.expect_download() as info:
+            link.click()
+        path = tmp_path / "redline.docx"
+        info.value.save_as(path)
+        browser.close()
+
+    # the Word file holds exactly those decisions: approved and edited changes as tracked
+    # amendment instructions, the rejected one as none, its feedback in its comment
+    accepted = accept_all_text(path)
+    instructions = [line for line in accepted.splitlines() if ": delete " in line]
+    assert len(instructions) == count - 1
+    assert any('"within 35 days"' in line for line in instructions)
+    with zipfile.ZipFile(path) as z:
+        comments = z.read("word/comments.xml").decode()
+    assert "Keep the drafting" in comments
+    assert "Rejected by default" in comments
