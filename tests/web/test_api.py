@@ -109,7 +109,13 @@ def test_keys_guard_every_route_but_health_and_the_page(client: TestClient) -> N
         response = client.request(method, path, headers=wrong)
         assert response.status_code == 401, path
         assert response.json()["detail"]
-    assert client.get("/docs").status_code == 200  # OpenAPI docs
+    assert client.get("/docs").status_code == 401  # like every route: a key first
+    docs = client.get("/docs", headers=ALICE)
+    assert docs.status_code == 200
+    assert "/api/reviews/{task_id}/diffs/{diff_id}/decision" in docs.text
+    assert "cdn" not in docs.text.lower()
+    schema = client.get("/openapi.json", headers=ALICE).json()
+    assert "/api/reviews/{task_id}/events" in schema["paths"]
 
 
 def test_uploads_are_checked_before_any_work(tmp_path: Path) -> None:
@@ -246,6 +252,13 @@ def test_a_task_is_visible_only_to_its_key(client: TestClient) -> None:
     assert client.get("/api/reviews", headers=BOB).json() == []
     assert [t["task_id"] for t in client.get("/api/reviews", headers=ALICE).json()] == [task]
     _until(client, task, _waiting)
+    # resume is for reviews stopped otherwise: a complete one is refused, a waiting one parks
+    # again at the same decisions
+    assert client.post(f"/api/reviews/{task}/resume", headers=BOB).status_code == 404
+    again = client.post(f"/api/reviews/{task}/resume", headers=ALICE)
+    assert again.status_code == 202
+    state = _until(client, task, _waiting)
+    assert state["waiting"]
     assert client.delete(f"/api/reviews/{task}", headers=ALICE).status_code == 204
     assert client.get(f"/api/reviews/{task}", headers=ALICE).status_code == 404
     folder = Path(client.app.state.settings.state_dir) / "web" / task  # type: ignore[attr-defined]
@@ -261,6 +274,7 @@ def test_the_page_session_needs_its_csrf_token(client: TestClient) -> None:
     assert "SameSite=strict" in cookie or "SameSite=Strict" in cookie
     csrf = signed.json()["csrf"]
     assert client.get("/api/reviews").status_code == 200  # the cookie signs GETs
+    assert client.get("/api/session").json() == {"name": "alice", "csrf": csrf}
     contract = EXAMPLES / "generic" / "supply_agreement_en.txt"
     files = {"contract": (contract.name, contract.read_bytes())}
     refused = client.post("/api/reviews", data={"party": "Buyer"}, files=files)

@@ -6,18 +6,14 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import subprocess
-import sys
-import time
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 
 from contract_review.exports.redline_docx import accept_all_text
+from contract_review.testing import running_server
 from tests.conftest import EXAMPLES
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -26,44 +22,16 @@ SHOTS = os.environ.get("WEB_SCREENSHOTS")
 """A folder to keep the page's screenshots in (docs/img when regenerating the docs)."""
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[str]:
-    port = _free_port()
     env = {
-        **os.environ,
         "STATE_DIR": str(tmp_path / "state"),
         "API_KEY": "browser-key",
         "USE_REACT_AGENT": "false",
         "LLM_BASE_URL": "",
     }
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "contract_review.cli", "serve", "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{url}/health", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    else:
-        proc.kill()
-        pytest.fail("the server did not start")
-    try:
-        yield url
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
+    with running_server(env) as running:
+        yield running.url
 
 
 def _shot(page: object, name: str) -> None:

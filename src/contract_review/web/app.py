@@ -160,6 +160,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         title="contract-review",
         description="Contract review engine: upload, live progress, approve each redline.",
         lifespan=lifespan,
+        docs_url=None,  # served below, behind a key like every other route
+        openapi_url=None,
     )
     app.state.settings = settings
 
@@ -312,6 +314,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         async def stream() -> AsyncIterator[ServerSentEvent]:
             last = after
             while True:
+                # Whether the review has ended is asked before reading: every event written
+                # before it ended is then in this read, and none is cut off.
+                manifest = load_manifest(task_id, settings)
+                ended = manifest.current_status() in ("complete", "failed") and not jobs().busy(
+                    task_id
+                )
                 batch = await asyncio.to_thread(log.since, task_id, last)
                 for event in batch:
                     last = event.id
@@ -320,11 +328,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     )
                 if batch:
                     continue
-                if await request.is_disconnected():
+                if ended or await request.is_disconnected():
                     return
-                manifest = load_manifest(task_id, settings)
-                if manifest.current_status() in ("complete", "failed") and not jobs().busy(task_id):
-                    return  # nothing more will come
                 await asyncio.sleep(_POLL_SECONDS)
 
         return EventSourceResponse(stream(), ping=_HEARTBEAT_SECONDS)
@@ -425,6 +430,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         jobs().log.delete(task_id)
         shutil.rmtree(_folder(settings, task_id), ignore_errors=True)
         return Response(status_code=204)
+
+    @app.get("/openapi.json", include_in_schema=False)
+    async def openapi(who: Authed) -> JSONResponse:
+        """The OpenAPI schema."""
+        return JSONResponse(app.openapi())
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs(who: Authed) -> HTMLResponse:
+        """The API's routes, read from its OpenAPI schema (a page of our own: Swagger UI
+        would load from a CDN, and the app works offline)."""
+        from contract_review.web.page import render_docs
+
+        return HTMLResponse(render_docs(app.openapi()))
 
     @app.get("/", response_class=HTMLResponse)
     async def page() -> HTMLResponse:
