@@ -3,7 +3,8 @@
 Starts `contract-review serve` on a free loopback port with a fresh state folder, submits N
 reviews of a bundled contract at once (every redline approved, so each runs to the end),
 follows each one's Server-Sent Events to its end and prints: reviews completed and failed,
-HTTP errors, p50/p95 time from submit to the first event, p50/p95 time to completion, total
+HTTP errors, p50/p95 time from submit to the first event (queued) and to the first progress
+event (a worker on it), p50/p95 time to completion, total
 wall time, and the peak memory (VmHWM) of the server and of its worker processes.
 
     .venv/bin/python bench/api_load.py [--reviews 50] [--workers 2] [--timeout 600]
@@ -46,8 +47,9 @@ def _children(pid: int) -> list[int]:
     return [int(x) for x in out.stdout.split()]
 
 
-async def _one(client: httpx.AsyncClient, n: int) -> tuple[float, float, str]:
-    """(seconds to the first event, seconds to the end, outcome) of one review."""
+async def _one(client: httpx.AsyncClient, n: int) -> tuple[float, float, str, float]:
+    """(seconds to the first event, seconds to the end, outcome, seconds to the first
+    progress event — a worker reviewing it) of one review."""
     start = time.perf_counter()
     headers = {"Authorization": f"Bearer {KEY}"}
     r = await client.post(
@@ -57,9 +59,9 @@ async def _one(client: httpx.AsyncClient, n: int) -> tuple[float, float, str]:
         files={"contract": (f"supply-{n}.txt", CONTRACT.read_bytes())},
     )
     if r.status_code != 202:
-        return 0.0, 0.0, f"http {r.status_code}"
+        return 0.0, 0.0, f"http {r.status_code}", 0.0
     task = r.json()["task_id"]
-    first = 0.0
+    first = working = 0.0
     outcome = "no end event"
     async with client.stream("GET", f"/api/reviews/{task}/events", headers=headers) as stream:
         async for line in stream.aiter_lines():
@@ -67,13 +69,15 @@ async def _one(client: httpx.AsyncClient, n: int) -> tuple[float, float, str]:
                 if not first:
                     first = time.perf_counter() - start
                 kind = line[6:].strip()
+                if kind == "progress" and not working:
+                    working = time.perf_counter() - start
                 if kind in ("review_complete", "review_failed", "approval_required"):
                     outcome = kind
                     break
-    return first, time.perf_counter() - start, outcome
+    return first, time.perf_counter() - start, outcome, working
 
 
-async def _run(url: str, reviews: int, timeout: float) -> list[tuple[float, float, str]]:
+async def _run(url: str, reviews: int, timeout: float) -> list[tuple[float, float, str, float]]:
     limits = httpx.Limits(max_connections=reviews + 10)
     async with httpx.AsyncClient(base_url=url, timeout=timeout, limits=limits) as client:
         return await asyncio.gather(*(_one(client, n) for n in range(reviews)))
@@ -103,6 +107,7 @@ def main() -> None:
     failed = [r for r in results if r[2] != "review_complete"]
     firsts = sorted(r[0] for r in done)
     ends = sorted(r[1] for r in done)
+    working = sorted(r[3] for r in done if r[3])
 
     def pct(values: list[float], q: float) -> float:
         return values[min(len(values) - 1, int(q * len(values)))] if values else 0.0
@@ -111,6 +116,7 @@ def main() -> None:
     print(f"completed              {len(done)}")
     print(f"errors                 {len(failed)}  {sorted({r[2] for r in failed})}")
     print(f"first event  p50/p95   {pct(firsts, 0.5):.2f} s / {pct(firsts, 0.95):.2f} s")
+    print(f"first progress p50/p95 {pct(working, 0.5):.2f} s / {pct(working, 0.95):.2f} s")
     print(f"completion   p50/p95   {pct(ends, 0.5):.2f} s / {pct(ends, 0.95):.2f} s")
     print(f"wall time              {wall:.1f} s  ({len(done) / wall:.2f} reviews/s)")
     print(f"server peak RSS        {server_kb / 1024:.0f} MB")

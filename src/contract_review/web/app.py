@@ -37,7 +37,14 @@ from contract_review.tasks import (
     new_task_id,
     save_manifest,
 )
-from contract_review.web.auth import COOKIE, Caller, authenticate, csrf_token, session_cookie
+from contract_review.web.auth import (
+    COOKIE,
+    Caller,
+    authenticate,
+    csrf_token,
+    key_name,
+    session_cookie,
+)
 from contract_review.web.jobs import Jobs
 
 __all__ = ["create_app"]
@@ -196,14 +203,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"status": "ok", "queued_or_running": jobs().waiting()}
 
     @app.post("/api/session")
-    async def sign_in(body: SessionIn, response: Response) -> dict[str, str]:
+    async def sign_in(body: SessionIn, request: Request, response: Response) -> dict[str, str]:
         """Sign the page in with an API key: sets the session cookie, returns the CSRF token."""
         keys = settings.named_api_keys()
-        name = next((n for n, k in keys.items() if k == body.key), None)
+        name = key_name(keys, body.key)
         if name is None:
             raise HTTPException(401, "the API key is not valid")
         cookie = session_cookie(name, keys[name])
-        response.set_cookie(COOKIE, cookie, httponly=True, samesite="strict", path="/")
+        response.set_cookie(
+            COOKIE,
+            cookie,
+            httponly=True,
+            samesite="strict",
+            secure=request.url.scheme == "https",  # behind TLS, never sent in clear
+            path="/",
+        )
         return {"name": name, "csrf": csrf_token(cookie, keys[name])}
 
     @app.get("/api/session")

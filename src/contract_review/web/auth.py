@@ -17,7 +17,15 @@ from fastapi import HTTPException, Request
 
 from contract_review.config import Settings
 
-__all__ = ["COOKIE", "CSRF_HEADER", "Caller", "authenticate", "csrf_token", "session_cookie"]
+__all__ = [
+    "COOKIE",
+    "CSRF_HEADER",
+    "Caller",
+    "authenticate",
+    "csrf_token",
+    "key_name",
+    "session_cookie",
+]
 
 COOKIE = "cr_session"
 CSRF_HEADER = "X-CSRF-Token"
@@ -48,7 +56,8 @@ def csrf_token(cookie: str, key: str) -> str:
     return _sign(key, f"csrf:{cookie}")[:40]
 
 
-def _key_named(keys: dict[str, str], token: str) -> str | None:
+def key_name(keys: dict[str, str], token: str) -> str | None:
+    """The name of the key `token` is, compared in constant time; None if it is none."""
     found = None
     for name, key in keys.items():
         if hmac.compare_digest(key.encode(), token.encode()):
@@ -63,7 +72,7 @@ def authenticate(request: Request, settings: Settings) -> Caller:
     header = request.headers.get("authorization", "")
     if header:
         scheme, _, token = header.partition(" ")
-        name = _key_named(keys, token.strip()) if scheme.lower() == "bearer" else None
+        name = key_name(keys, token.strip()) if scheme.lower() == "bearer" else None
         if name is None:
             raise HTTPException(401, "the API key is not valid")
         return Caller(name, by_cookie=False)
