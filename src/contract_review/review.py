@@ -61,7 +61,7 @@ from contract_review.models import (
     one_item_per_clause,
 )
 from contract_review.parties import OurSide, find_parties, resolve_party
-from contract_review.playbook import load_playbook
+from contract_review.playbook import Position, load_playbook
 from contract_review.plugins import create_dispatcher, load_builtin_plugins
 from contract_review.plugins.registry import DomainPlugin, get_plugin, require_plugin
 from contract_review.skills.context import ReviewContext
@@ -88,6 +88,7 @@ __all__ = [
     "pending_redlines",
     "record_decisions",
     "resume_review",
+    "review_positions",
     "start_review",
 ]
 
@@ -743,19 +744,12 @@ def _export(
     options = manifest.options
     settings = get_settings()
     plugin = require_plugin(options.domain)
-    facts = ReviewContext(
-        task_id=manifest.task_id,
-        our_party=result.our_party,
-        language=result.language,
-        domain_id=options.domain,
-        domain_subtype=options.subtype,
-        criteria_path=str(options.criteria) if options.criteria else None,
-    ).with_baselines(plugin)
+    positions = review_positions(options, result)
     negotiated = options.supplement if docs and docs[0].derived_from_supplement else None
     export = ExportSettings(
         author=options.author or settings.redline_author or _last_reviewer(final),
         comments=options.comments,
-        positions=facts.positions,
+        positions=positions,
         playbook_name=plugin.playbook.name if plugin.playbook else "",
         user_playbook=options.criteria.name if options.criteria else None,
         # the user's own Word file is marked up; a text or a derived document gets a new one
@@ -766,6 +760,24 @@ def _export(
     paths["task"] = folder / "task.json"
     paths["task"].write_text(json.dumps({"task_id": manifest.task_id}, indent=2))
     return paths
+
+
+def review_positions(options: ReviewOptions, result: ReviewResult) -> list[Position]:
+    """The playbook positions a review was measured against (the domain's, with the user's
+    playbook), for showing its issues: titles, why, our position, fallback."""
+    plugin = require_plugin(options.domain)
+    return (
+        ReviewContext(
+            task_id=result.task_id,
+            our_party=result.our_party,
+            language=result.language,
+            domain_id=options.domain,
+            domain_subtype=options.subtype,
+            criteria_path=str(options.criteria) if options.criteria else None,
+        )
+        .with_baselines(plugin)
+        .positions
+    )
 
 
 def _last_reviewer(final: dict[str, Any]) -> str:

@@ -906,6 +906,58 @@ async def _probe_llm() -> tuple[str, float, bool, int]:
     return client.model, elapsed, bool(calls), client.usage.total_tokens
 
 
+@app.command()
+def batch(
+    paths: Annotated[list[str], typer.Argument(help="Contracts: files, folders, globs.")],
+    out: Annotated[Path, typer.Option(help="Output folder (portfolio.xlsx, per contract).")],
+    party: Annotated[
+        str,
+        typer.Option(
+            help="Whom we act for in every contract: a role (licensee, buyer, 甲方), aliases "
+            "separated by '|', or neutral."
+        ),
+    ] = "neutral",
+    parties: Annotated[
+        Path | None, typer.Option(help="CSV of file, party: each contract's own party.")
+    ] = None,
+    domain: Annotated[Domain, typer.Option(help=_DOMAIN_HELP)] = Domain.GENERIC,
+    criteria: Annotated[Path | None, typer.Option(help="Review playbook.")] = None,
+    workers: Annotated[int, typer.Option(help="Local worker processes (0: one per core).")] = 0,
+    inventory_only: Annotated[
+        bool, typer.Option("--inventory-only", help="Only the clause inventory, no risk review.")
+    ] = False,
+) -> None:
+    """Review many contracts into one workbook (portfolio.xlsx, portfolio.json); every redline
+    is left pending. Run again, it skips the contracts already done."""
+    from contract_review.batch import BatchOptions, run_batch
+
+    with user_errors():
+        if criteria is not None and not criteria.is_file():
+            raise InputError(f"--criteria {criteria}: file not found")
+        options = BatchOptions(
+            paths=paths,
+            out=out,
+            party=party,
+            parties_file=parties,
+            domain=domain.value,
+            criteria=criteria,
+            workers=workers,
+            inventory_only=inventory_only,
+        )
+        with _Progress() as progress:
+            rows = run_batch(options, progress=progress)
+    done = sum(1 for r in rows if r.status == "done")
+    errors = [r for r in rows if r.status == "error"]
+    same = sum(1 for r in rows if r.status == "duplicate")
+    _err.print(
+        f"{len(rows)} contract(s): {done} reviewed, {same} duplicate(s), {len(errors)} error(s)",
+        markup=False,
+    )
+    for row in errors:
+        _err.print(f"  {row.file}: {row.error}", markup=False, soft_wrap=True)
+    _err.print(f"  portfolio {out / 'portfolio.xlsx'}", markup=False)
+
+
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 

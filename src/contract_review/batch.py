@@ -1,0 +1,302 @@
+"""Portfolio review: many contracts in one run, into one workbook.
+
+`run_batch` collects the contracts (files, folders walked without leaving them, globs),
+reviews each in a local worker process with every redline left pending (or reads only its
+clause inventory), and writes per-contract outputs plus `portfolio.xlsx` (a row per contract,
+a sheet of every issue, a heat map contract × topic) and `portfolio.json`. Identical files
+(same SHA-256) are reviewed once; a contract that cannot be read, or where no party matches,
+is a row with its error and the batch goes on. The state of the batch (`batch.json` in the
+output folder) lets the same command, run again, skip the contracts already done.
+"""
+
+from __future__ import annotations
+
+import csv
+import glob
+import json
+import os
+import re
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from contract_review.config import Settings, get_settings
+from contract_review.errors import InputError, one_line
+from contract_review.tasks import ReviewOptions, file_digest
+
+__all__ = ["BatchOptions", "ContractRow", "collect_files", "run_batch"]
+
+CONTRACT_SUFFIXES = frozenset({".docx", ".pdf", ".txt", ".md"})
+_OUT_OF_SCOPE = {".doc": "legacy .doc files are not read (save as .docx)"}
+
+
+@dataclass
+class BatchOptions:
+    """What a batch reviews and how."""
+
+    paths: list[str]
+    out: Path
+    party: str = "neutral"
+    """A party name, a role, several aliases separated by '|' or ',', or 'neutral'."""
+    parties_file: Path | None = None
+    """CSV of file, party: a contract's own party (its file name or path)."""
+    domain: str = "generic"
+    criteria: Path | None = None
+    workers: int = 0
+    """Local worker processes (0: one per core)."""
+    inventory_only: bool = False
+
+
+@dataclass
+class ContractRow:
+    """One contract of the portfolio."""
+
+    file: str
+    sha256: str
+    status: str = "pending"
+    """'done', 'error', 'duplicate' (of `same_as`)."""
+    error: str = ""
+    same_as: str = ""
+    party: str = ""
+    parties: list[str] = field(default_factory=list)
+    inventory: dict[str, str] = field(default_factory=dict)
+    """CUAD category → its value, 'yes' or ''."""
+    counts: dict[str, int] = field(default_factory=dict)
+    top: list[str] = field(default_factory=list)
+    issues: list[dict[str, Any]] = field(default_factory=list)
+    outputs: str = ""
+
+
+def collect_files(paths: Iterable[str]) -> list[Path]:
+    """The contracts named by `paths` (files, folders walked recursively without following
+    links out of them, glob patterns), sorted, each once."""
+    found: dict[Path, None] = {}
+    for raw in paths:
+        matches = [Path(m) for m in sorted(glob.glob(raw, recursive=True))] or [Path(raw)]
+        for path in matches:
+            if path.is_dir():
+                root = path.resolve()
+                for folder, dirs, files in os.walk(path, followlinks=False):
+                    dirs.sort()
+                    for name in sorted(files):
+                        candidate = Path(folder) / name
+                        if candidate.resolve().is_relative_to(root):
+                            found.setdefault(candidate, None)
+            elif path.is_file():
+                found.setdefault(path, None)
+            else:
+                raise InputError(f"{raw}: no such file or folder")
+    return [p for p in found if p.suffix.lower() in CONTRACT_SUFFIXES | set(_OUT_OF_SCOPE)]
+
+
+def _aliases(party: str) -> list[str]:
+    return [p.strip() for p in re.split(r"[|,]", party) if p.strip()] or ["neutral"]
+
+
+def _party_map(path: Path | None) -> dict[str, str]:
+    if path is None:
+        return {}
+    if not path.is_file():
+        raise InputError(f"--parties {path}: file not found")
+    rows = list(csv.reader(path.read_text(encoding="utf-8-sig").splitlines()))
+    mapping = {}
+    for n, row in enumerate(rows, 1):
+        if len(row) < 2 or not row[0].strip():
+            continue
+        if n == 1 and row[0].strip().lower() in ("file", "path", "contract"):
+            continue
+        mapping[row[0].strip()] = row[1].strip()
+    return mapping
+
+
+def _slug(path: Path, digest: str) -> str:
+    stem = re.sub(r"[^\w.-]+", "_", path.stem)[:60] or "contract"
+    return f"{stem}-{digest[:8]}"
+
+
+def review_one(
+    file: str, aliases: list[str], options: dict[str, Any], out: str, settings: Settings
+) -> dict[str, Any]:
+    """Review one contract (in a worker process) and return its portfolio row (JSON)."""
+    import asyncio
+
+    from contract_review.exports.issues import as_rows, build_view
+    from contract_review.models import ReviewResult
+    from contract_review.parties import PartyNotFound
+    from contract_review.review import review_positions, start_review
+
+    row: dict[str, Any] = {"status": "error"}
+    if options.get("inventory_only"):
+        return _inventory_row(Path(file), options["domain"])
+    last_error = ""
+    for alias in aliases:
+        review = ReviewOptions(
+            file=Path(file),
+            domain=options["domain"],
+            party=alias,
+            criteria=Path(options["criteria"]) if options.get("criteria") else None,
+            approve="none",
+            out=Path(out),
+        )
+        try:
+            manifest = asyncio.run(start_review(review, settings=settings))
+        except PartyNotFound as exc:
+            last_error = one_line(exc)
+            continue
+        except InputError as exc:
+            return {"status": "error", "error": one_line(exc)}
+        result = ReviewResult.model_validate_json((Path(out) / "findings.json").read_bytes())
+        view = build_view(result, review_positions(review, result))
+        rows = as_rows(view)
+        inventory = {
+            e.category: e.value or ("yes" if e.present else "")
+            for e in (result.inventory.entries if result.inventory else [])
+        }
+        parties = inventory.get("Parties", "")
+        return {
+            "status": "done",
+            "party": alias,
+            "parties": [p.strip() for p in parties.split(";") if p.strip()],
+            "inventory": inventory,
+            "counts": dict(view.counts),
+            "top": [f"{i.clause_id or '—'} {i.title} ({i.level.value})" for i in view.top[:3]],
+            "issues": rows,
+            "outputs": str(Path(out)),
+            "task": manifest.task_id,
+        }
+    row["error"] = last_error or "no party of the contract matches --party"
+    return row
+
+
+def _inventory_row(path: Path, domain: str) -> dict[str, Any]:
+    from contract_review.documents import load_task_document
+    from contract_review.models import DocumentRole
+    from contract_review.plugins import load_builtin_plugins
+    from contract_review.plugins.registry import require_plugin
+
+    load_builtin_plugins()
+    plugin = require_plugin(domain)
+    try:
+        doc = load_task_document(path, DocumentRole.PRIMARY, parser_config=plugin.parser_config)
+    except InputError as exc:
+        return {"status": "error", "error": one_line(exc)}
+    if doc.structure is None or plugin.build_inventory is None:
+        return {"status": "error", "error": "no clause inventory for this domain"}
+    inventory = plugin.build_inventory(doc.structure)
+    values = {e.category: e.value or ("yes" if e.present else "") for e in inventory.entries}
+    parties = values.get("Parties", "")
+    return {
+        "status": "done",
+        "inventory": values,
+        "parties": [p.strip() for p in parties.split(";") if p.strip()],
+    }
+
+
+def run_batch(
+    options: BatchOptions,
+    *,
+    settings: Settings | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
+) -> list[ContractRow]:
+    """Review every contract of the batch (skipping those a previous run finished) and write
+    the portfolio; returns its rows in file order."""
+    settings = settings or get_settings()
+    files = collect_files(options.paths)
+    if not files:
+        raise InputError("no contracts found (.docx, .pdf, .txt, .md)")
+    parties = _party_map(options.parties_file)
+    options.out.mkdir(parents=True, exist_ok=True)
+    state_path = options.out / "batch.json"
+    previous: dict[str, dict[str, Any]] = {}
+    if state_path.is_file():
+        previous = {r["sha256"]: r for r in json.loads(state_path.read_text("utf-8"))["rows"]}
+    rows: list[ContractRow] = []
+    first_of: dict[str, ContractRow] = {}
+    todo: list[ContractRow] = []
+    for path in files:
+        digest = file_digest(path)
+        row = ContractRow(file=str(path), sha256=digest)
+        rows.append(row)
+        reason = _OUT_OF_SCOPE.get(path.suffix.lower())
+        if reason:
+            row.status, row.error = "error", reason
+            continue
+        if digest in first_of:
+            row.status, row.same_as = "duplicate", first_of[digest].file
+            continue
+        first_of[digest] = row
+        done = previous.get(digest)
+        if (
+            done
+            and done.get("status") == "done"
+            and bool(options.inventory_only) == bool(done.get("inventory_only"))
+        ):
+            _fill(row, done)
+            continue
+        todo.append(row)
+    workers = options.workers or os.cpu_count() or 1
+    shared = {
+        "domain": options.domain,
+        "criteria": str(options.criteria) if options.criteria else None,
+        "inventory_only": options.inventory_only,
+    }
+    finished = len(rows) - len(todo)
+    if todo:
+        import multiprocessing
+
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=context) as pool:
+            futures = {}
+            for row in todo:
+                path = Path(row.file)
+                party = parties.get(path.name) or parties.get(row.file) or options.party
+                out = options.out / _slug(path, row.sha256)
+                futures[
+                    pool.submit(review_one, row.file, _aliases(party), shared, str(out), settings)
+                ] = row
+            for future in as_completed(futures):
+                row = futures[future]
+                try:
+                    _fill(row, future.result())
+                except Exception as exc:  # a crashed worker is that contract's error only
+                    row.status, row.error = "error", one_line(exc)
+                finished += 1
+                _save_state(state_path, rows, options.inventory_only)
+                if progress is not None:
+                    progress(finished, len(rows), row.file)
+    for row in rows:
+        if row.status == "duplicate":
+            original = next(r for r in rows if r.file == row.same_as)
+            row.counts, row.parties = dict(original.counts), list(original.parties)
+    _save_state(state_path, rows, options.inventory_only)
+    from contract_review.exports.portfolio import write_portfolio
+
+    write_portfolio(rows, options.out)
+    return rows
+
+
+def _fill(row: ContractRow, data: dict[str, Any]) -> None:
+    row.status = str(data.get("status", "error"))
+    row.error = str(data.get("error", ""))
+    row.party = str(data.get("party", ""))
+    row.parties = list(data.get("parties", []))
+    row.inventory = dict(data.get("inventory", {}))
+    row.counts = dict(data.get("counts", {}))
+    row.top = list(data.get("top", []))
+    row.issues = list(data.get("issues", []))
+    row.outputs = str(data.get("outputs", ""))
+
+
+def _save_state(path: Path, rows: Sequence[ContractRow], inventory_only: bool) -> None:
+    data = {
+        "rows": [
+            {**row.__dict__, "inventory_only": inventory_only}
+            for row in rows
+            if row.status == "done"
+        ]
+    }
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+    os.replace(tmp, path)
