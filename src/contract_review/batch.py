@@ -249,7 +249,8 @@ def run_batch(
         context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=context) as pool:
             futures = {}
-            for row in todo:
+            # The largest contracts first: one started last would be the run's tail.
+            for row in sorted(todo, key=lambda r: Path(r.file).stat().st_size, reverse=True):
                 path = Path(row.file)
                 party = parties.get(path.name) or parties.get(row.file) or options.party
                 out = options.out / _slug(path, row.sha256)
