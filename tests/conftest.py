@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -96,3 +99,17 @@ def registered_plugin(plugin: DomainPlugin) -> Iterator[DomainPlugin]:
         clear_plugins()
         for other in saved:
             register_plugin(other)
+
+
+def run_cli(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """`contract-review ARGS` in a subprocess (its own state folder under `tmp_path`, a wide
+    terminal), as a user runs it: exit code, stdout and stderr."""
+    env = {**os.environ, "STATE_DIR": str(tmp_path / "state"), "COLUMNS": "200"}
+    return subprocess.run(
+        [sys.executable, "-m", "contract_review.cli", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )

@@ -4,29 +4,16 @@ read or any task exists; `--help` shows the choices, offers shell completion and
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import EXAMPLES
+from tests.conftest import EXAMPLES, run_cli
 
 SUPPLY = str(EXAMPLES / "generic" / "supply_agreement_en.txt")
 HEAVY = ("langgraph", "langsmith", "openai", "docx", "pdfplumber", "jieba", "bm25s", "openpyxl")
-
-
-def _cli(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "STATE_DIR": str(tmp_path / "state"), "COLUMNS": "200"}
-    return subprocess.run(
-        [sys.executable, "-m", "contract_review.cli", *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
 
 
 @pytest.mark.parametrize(
@@ -62,7 +49,7 @@ def test_a_bad_review_option_is_one_error_line_before_any_work(
         args += ["--party", "Buyer"]
     if "--out" not in args:
         args += ["--out", str(tmp_path / "out")]
-    done = _cli(tmp_path, "review", SUPPLY, "--approve", "all", *args)
+    done = run_cli(tmp_path, "review", SUPPLY, "--approve", "all", *args)
     assert done.returncode == 2, done.stderr
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1, done.stderr
@@ -81,18 +68,18 @@ def test_other_commands_check_domain_and_subtype(tmp_path: Path) -> None:
         ("playbook", "show", "--domain", "nope"),
         ("inventory", SUPPLY, "--domain", "nope"),
     ):
-        done = _cli(tmp_path, *args)
+        done = run_cli(tmp_path, *args)
         assert done.returncode == 2, (args, done.stderr)
         assert done.stderr.startswith("error: "), done.stderr
         assert len(done.stderr.strip().splitlines()) == 1
 
 
 def test_help_shows_the_choices_and_offers_completion(tmp_path: Path) -> None:
-    review = _cli(tmp_path, "review", "--help")
+    review = run_cli(tmp_path, "review", "--help")
     assert review.returncode == 0
     for choices in ("generic|fidic|sha_spa", "interactive|all|none", "auto|en|zh-CN"):
         assert choices in review.stdout, choices
-    top = _cli(tmp_path, "--help")
+    top = run_cli(tmp_path, "--help")
     assert "--install-completion" in top.stdout
     assert "--show-completion" in top.stdout
 

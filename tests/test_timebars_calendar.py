@@ -5,10 +5,7 @@ options refused before any work."""
 from __future__ import annotations
 
 import csv
-import os
 import re
-import subprocess
-import sys
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -23,7 +20,7 @@ from contract_review.exports.timebars import summary, write_timebars
 from contract_review.plugins import load_builtin_plugins
 from contract_review.plugins.fidic.skills.time_bar import TimeBar, time_bars_for_document
 from contract_review.plugins.registry import require_plugin
-from tests.conftest import EXAMPLES
+from tests.conftest import EXAMPLES, run_cli
 
 runner = CliRunner()
 FIDIC = EXAMPLES / "fidic"
@@ -190,18 +187,6 @@ def test_summaries_are_whole_sentences(path: Path, baseline: Path | None) -> Non
         assert "identifying the relevant event or circumstance promptly" in summary(notice)
 
 
-def _cli(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "STATE_DIR": str(tmp_path / "state"), "COLUMNS": "200"}
-    return subprocess.run(
-        [sys.executable, "-m", "contract_review.cli", *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-
-
 @pytest.mark.parametrize(
     ("options", "message"),
     [
@@ -220,7 +205,7 @@ def test_a_bad_option_is_one_error_line_before_any_work(
     if "--out" not in args:
         args += ["--out", str(tmp_path / "deadlines.csv")]
     # the contract does not exist: the error shows the options are checked before it is read
-    done = _cli(tmp_path, "timebars", str(tmp_path / "missing.txt"), *args)
+    done = run_cli(tmp_path, "timebars", str(tmp_path / "missing.txt"), *args)
     assert done.returncode == 2, done.stderr
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1, done.stderr

@@ -5,7 +5,7 @@ reviews each in a local worker process with every redline left pending (or reads
 clause inventory), and writes per-contract outputs plus `portfolio.xlsx` (a row per contract,
 a sheet of every issue, a heat map contract × topic) and `portfolio.json`. Identical files
 (same SHA-256) are reviewed once; a contract that cannot be read, or where no party matches,
-is a row with its error and the batch goes on. The state of the batch (`batch.json` in the
+is a row with its error and the batch goes on. The state of the batch (`batch.jsonl` in the
 output folder) lets the same command, run again, skip the contracts already done.
 """
 
@@ -16,7 +16,7 @@ import glob
 import json
 import os
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -208,10 +208,8 @@ def run_batch(
         raise InputError("no contracts found (.docx, .pdf, .txt, .md)")
     parties = _party_map(options.parties_file)
     options.out.mkdir(parents=True, exist_ok=True)
-    state_path = options.out / "batch.json"
-    previous: dict[str, dict[str, Any]] = {}
-    if state_path.is_file():
-        previous = {r["sha256"]: r for r in json.loads(state_path.read_text("utf-8"))["rows"]}
+    state_path = options.out / "batch.jsonl"
+    previous = _finished(state_path)
     rows: list[ContractRow] = []
     first_of: dict[str, ContractRow] = {}
     todo: list[ContractRow] = []
@@ -264,14 +262,14 @@ def run_batch(
                 except Exception as exc:  # a crashed worker is that contract's error only
                     row.status, row.error = "error", one_line(exc)
                 finished += 1
-                _save_state(state_path, rows, options.inventory_only)
+                if row.status == "done":
+                    _remember(state_path, row, options.inventory_only)
                 if progress is not None:
                     progress(finished, len(rows), row.file)
     for row in rows:
         if row.status == "duplicate":
-            original = next(r for r in rows if r.file == row.same_as)
+            original = first_of[row.sha256]
             row.counts, row.parties = dict(original.counts), list(original.parties)
-    _save_state(state_path, rows, options.inventory_only)
     from contract_review.exports.portfolio import write_portfolio
 
     write_portfolio(rows, options.out)
@@ -290,14 +288,24 @@ def _fill(row: ContractRow, data: dict[str, Any]) -> None:
     row.outputs = str(data.get("outputs", ""))
 
 
-def _save_state(path: Path, rows: Sequence[ContractRow], inventory_only: bool) -> None:
-    data = {
-        "rows": [
-            {**row.__dict__, "inventory_only": inventory_only}
-            for row in rows
-            if row.status == "done"
-        ]
-    }
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
-    os.replace(tmp, path)
+def _finished(path: Path) -> dict[str, dict[str, Any]]:
+    """The contracts a previous run finished, by SHA-256 (a line cut short by a crash is
+    skipped: that contract is reviewed again)."""
+    if not path.is_file():
+        return {}
+    done: dict[str, dict[str, Any]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        done[row["sha256"]] = row
+    return done
+
+
+def _remember(path: Path, row: ContractRow, inventory_only: bool) -> None:
+    """Append a finished contract to the batch's state (one line each: appending stays
+    cheap however many contracts the batch holds)."""
+    line = json.dumps({**row.__dict__, "inventory_only": inventory_only}, ensure_ascii=False)
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(line + "\n")

@@ -281,6 +281,10 @@ class TextLocation(_Model):
     end_offset: int | None = Field(None, ge=0, description="Offset just past the quote.")
 
 
+LLM_SOURCE = "react_agent"
+"""The `source_skills` entry of a risk the LLM agent found (its words are the model's)."""
+
+
 class RiskPoint(_Model):
     """A risk found in a clause, judged from our party's side."""
 

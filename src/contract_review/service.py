@@ -48,18 +48,21 @@ class ReviewService:
 
     async def decide(
         self, task_id: str, requests: Iterable[ApprovalRequest], *, reviewer: str | None = None
-    ) -> list[ApprovalRequest]:
+    ) -> tuple[list[ApprovalRequest], list[dict[str, Any]]]:
         """Record decisions on pending redlines (all checked first, then each written to the
-        task's decision log); `resume` then applies them."""
+        task's decision log); `resume` then applies them. Returns the decisions as recorded
+        and the redlines still pending."""
         from contract_review.review import record_decisions
 
         manifest = self._not_running(task_id)
         if manifest.current_status() == "complete":
             raise InputError(f"review task {task_id} is complete: no redline waits for a decision")
         pending = await self.pending(task_id)
-        return record_decisions(
+        recorded = record_decisions(
             task_id, requests, pending, reviewer=reviewer, settings=self.settings
         )
+        decided = {r.diff_id for r in recorded}
+        return recorded, [d for d in pending if d.get("diff_id") not in decided]
 
     async def delete(self, task_id: str) -> None:
         """Remove a task: its checkpoints, manifest and decision log (not its output folder,

@@ -81,6 +81,12 @@ def _anchored_text(path: Path) -> dict[str, str]:
     return {k: "".join(v) for k, v in spans.items()}
 
 
+def _supply(tmp_path: Path, approve: str, *options: str) -> Path:
+    """The bundled supply agreement reviewed for the Buyer into `tmp_path/out`."""
+    supply = str(EXAMPLES / "generic" / "supply_agreement_en.txt")
+    return _review(tmp_path, "out", supply, "--party", "Buyer", "--approve", approve, *options)
+
+
 def _result(out: Path) -> ReviewResult:
     return ReviewResult.model_validate_json((out / "findings.json").read_text(encoding="utf-8"))
 
@@ -90,17 +96,7 @@ def _squash(text: str) -> str:
 
 
 def test_every_medium_and_high_risk_is_a_comment_on_its_words(tmp_path: Path) -> None:
-    out = _review(
-        tmp_path,
-        "out",
-        str(EXAMPLES / "generic" / "supply_agreement_en.txt"),
-        "--party",
-        "Buyer",
-        "--approve",
-        "all",
-        "--author",
-        "Jane Roe",
-    )
+    out = _supply(tmp_path, "all", "--author", "Jane Roe")
     result = _result(out)
     comments = _comments(out / "redline.docx")
     anchored = _anchored_text(out / "redline.docx")
@@ -176,15 +172,7 @@ def test_comment_levels_and_missing_protections(tmp_path: Path) -> None:
 def test_an_edit_is_what_the_comment_proposes_and_clean_copy_has_no_revisions(
     tmp_path: Path,
 ) -> None:
-    out = _review(
-        tmp_path,
-        "out",
-        str(EXAMPLES / "generic" / "supply_agreement_en.txt"),
-        "--party",
-        "Buyer",
-        "--approve",
-        "none",
-    )
+    out = _supply(tmp_path, "none")
     task = json.loads((out / "task.json").read_text())["task_id"]
     result = _result(out)
     diffs = [d for c in result.clauses for d in c.findings.diffs]
@@ -225,15 +213,7 @@ def test_an_edit_is_what_the_comment_proposes_and_clean_copy_has_no_revisions(
 
 
 def test_issues_list_and_spreadsheet_have_a_row_per_issue(tmp_path: Path) -> None:
-    out = _review(
-        tmp_path,
-        "out",
-        str(EXAMPLES / "generic" / "supply_agreement_en.txt"),
-        "--party",
-        "Buyer",
-        "--approve",
-        "all",
-    )
+    out = _supply(tmp_path, "all")
     document = docx.Document(str(out / "issues-list.docx"))
     (table,) = document.tables
     header = [c.text for c in table.rows[0].cells]
@@ -354,15 +334,7 @@ def test_an_english_report_is_english_throughout(tmp_path: Path) -> None:
 
 
 def test_a_rejection_and_its_feedback_are_in_the_comment(tmp_path: Path) -> None:
-    out = _review(
-        tmp_path,
-        "out",
-        str(EXAMPLES / "generic" / "supply_agreement_en.txt"),
-        "--party",
-        "Buyer",
-        "--approve",
-        "none",
-    )
+    out = _supply(tmp_path, "none")
     task = json.loads((out / "task.json").read_text())["task_id"]
     diffs = [d for c in _result(out).clauses for d in c.findings.diffs]
     decisions = tmp_path / "d.csv"

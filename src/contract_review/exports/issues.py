@@ -20,6 +20,7 @@ from typing import Any
 import yaml
 
 from contract_review.models import (
+    LLM_SOURCE,
     AgentRunInfo,
     ClauseFindings,
     DiffStatus,
@@ -30,12 +31,11 @@ from contract_review.models import (
     RiskPoint,
 )
 from contract_review.playbook import Position
-from contract_review.skills.risks import SEVERITY_ORDER
+from contract_review.skills.risks import SEVERITY_ORDER, is_chinese
 from contract_review.skills.titles import risk_title
 from contract_review.text import SEGMENT_END
 
 __all__ = [
-    "LLM_SKILL",
     "Finding",
     "Issue",
     "Messages",
@@ -44,9 +44,6 @@ __all__ = [
     "build_view",
     "messages",
 ]
-
-LLM_SKILL = "react_agent"
-"""The source skill of risks the LLM agent found."""
 
 
 @lru_cache(maxsize=1)
@@ -78,14 +75,13 @@ class Messages:
 
 def messages(language: str) -> Messages:
     """The words for a review in `language` ('en', 'zh-CN' …)."""
-    return Messages("zh" if language.lower().startswith("zh") else "en")
+    return Messages("zh" if is_chinese(language) else "en")
 
 
 @dataclass
 class Finding:
     """One risk behind an issue."""
 
-    risk_id: str
     level: RiskLevel
     title: str
     detail: str
@@ -109,7 +105,6 @@ class Proposal:
     before: str
     """The sentence's words before the change (for showing it in context)."""
     after: str
-    start_offset: int | None
 
 
 @dataclass
@@ -149,9 +144,7 @@ class ClauseSection:
 
     clause_id: str
     title: str
-    text: str
     issues: list[Issue]
-    mode: str
     completed: bool
     mode_line: str = ""
     """How the clause was analysed, said only when it differs from the review as a whole."""
@@ -199,7 +192,7 @@ class ReviewView:
 
 
 def _is_model(risk: RiskPoint) -> bool:
-    return LLM_SKILL in risk.source_skills
+    return LLM_SOURCE in risk.source_skills
 
 
 def _span(risk: RiskPoint) -> tuple[int, int] | None:
@@ -242,7 +235,6 @@ def _proposal(diff: DocumentDiff, clause_text: str, clause_start: int) -> Propos
         decided_at=diff.decided_at,
         before=before,
         after=after,
-        start_offset=diff.start_offset,
     )
 
 
@@ -314,7 +306,6 @@ def _issue(
     position = next((p for r in members if (p := titles.position(r)) is not None), None)
     findings = [
         Finding(
-            risk_id=r.id,
             level=r.risk_level,
             title=titles.title(r),
             detail=" ".join(r.description.split()),
@@ -478,9 +469,7 @@ def build_view(
             ClauseSection(
                 clause_id=reviewed.item.clause_id,
                 title=clause_title,
-                text=reviewed.clause_text,
                 issues=own,
-                mode=f.analysis_mode,
                 completed=f.completed,
                 mode_line=_mode_line(f, m, result.llm_usage is not None),
                 agent_line=_agent_line(f.agent, m) if f.agent else "",
@@ -715,12 +704,10 @@ def as_rows(view: ReviewView) -> list[dict[str, Any]]:
                 "position": issue.position,
                 "fallback": issue.fallback,
                 "proposed": proposal_text(m, proposal) if proposal else "",
-                "wording": proposal.proposed if proposal else "",
                 "status": m(proposal.status.value) if proposal else "",
                 "feedback": proposal.feedback if proposal else "",
                 "decided_by": proposal.decided_by if proposal else "",
                 "decided_at": (proposal.decided_at or "") if proposal else "",
-                "findings": " | ".join(f.detail for f in issue.findings),
             }
         )
     return rows

@@ -854,7 +854,7 @@ class _CommentWriter:
         self.next_id = max(used, default=-1) + 1
         self.author, self.initials, self.date = author, _initials(author), date
 
-    def add(self, note: CommentNote) -> int:
+    def add(self, note: CommentNote, *, bold: bool = True) -> int:
         """A comment holding the note (its title in bold); returns its id."""
         comment_id = self.next_id
         self.next_id += 1
@@ -873,7 +873,7 @@ class _CommentWriter:
                 rstyle.set(_VAL, "CommentReference")
                 etree.SubElement(mark, _w("annotationRef"))
             run = _new_run(_xml_safe(text), None)
-            if n == 0:
+            if n == 0 and bold:
                 run.insert(0, etree.Element(_RPR))
                 etree.SubElement(run[0], _w("b"))
             paragraph.append(run)
@@ -945,6 +945,7 @@ def write_redline_docx(
 
     # Comments are marked first, on the untouched text: their ranges are markers the tracked
     # changes step over, so a change inside a commented span still applies.
+    # (created only when a comment is written: a document without one gets no comments part)
     writer = _CommentWriter(document, author, revision.date) if notes or instructions else None
     for note in notes or ():
         assert writer is not None
@@ -999,13 +1000,9 @@ def write_redline_docx(
     done.reverse()
     for diff, applied in done:
         if notes is None:
-            comment = document.comments.add_comment(
-                text=_xml_safe(diff.reason or f"Redline {diff.diff_id}"),
-                author=author,
-                initials=_initials(author),
-            )
-            comment._comment_elm.set(_DATE, revision.date)
-            _anchor_comment(applied, comment.comment_id)
+            writer = writer or _CommentWriter(document, author, revision.date)
+            reason = CommentNote(0, 0, title=diff.reason or f"Redline {diff.diff_id}")
+            _anchor_comment(applied, writer.add(reason, bold=False))
             stats.comments += 1
         stats.applied += 1
         stats.applied_ids.append(diff.diff_id)

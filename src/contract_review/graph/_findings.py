@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from contract_review.models import (
+    LLM_SOURCE,
     AgentRunInfo,
     ClauseNode,
     DocumentStructure,
@@ -44,7 +45,6 @@ _HIDDEN_TEXT = {
     "en": ' It is written in invisible Unicode tag characters, which read: "{}".',
     "zh": "该文字以不可见的 Unicode 标签字符写成，其内容为：“{}”。",
 }
-_LLM_SOURCE = "react_agent"
 _MAX_LLM_RISKS = 40
 """Risks read from one answer about one clause: more is a runaway answer, not a review."""
 _LEVELS = {
@@ -138,7 +138,7 @@ def checked_llm_risks(
         level = _LEVELS.get(str(item.get("risk_level") or "").strip().lower(), RiskLevel.MEDIUM)
         risk_type = _text(item, "risk_type", 120) or "LLM finding"
         risk = RiskPoint(
-            id=risk_id(clause.clause_id, _LLM_SOURCE, risk_type, description),
+            id=risk_id(clause.clause_id, LLM_SOURCE, risk_type, description),
             clause_id=clause.clause_id,
             risk_level=level,
             risk_type=risk_type,
@@ -149,7 +149,7 @@ def checked_llm_risks(
             position_id=position
             if (position := _text(item, "position_id", 100)) in position_ids
             else "",
-            source_skills=[_LLM_SOURCE, *info.tools_used],
+            source_skills=[LLM_SOURCE, *info.tools_used],
         )
         if any(
             _overlap(risk.location, r.location)

@@ -11,6 +11,7 @@ the command line's do. See `docs/web.md` for the routes, events and security.
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import shutil
 from collections.abc import AsyncIterator
@@ -54,6 +55,7 @@ PLAYBOOK_TYPES = frozenset({".yaml", ".yml", ".json", ".csv", ".tsv", ".xlsx"})
 _MAX_FILES = 8
 _POLL_SECONDS = 0.25
 _HEARTBEAT_SECONDS = 10
+_END_EVENTS = frozenset({"review_complete", "review_failed"})
 
 
 def _folder(settings: Settings, task_id: str) -> Path:
@@ -327,22 +329,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
         async def stream() -> AsyncIterator[ServerSentEvent]:
             last = after
+            # The review has ended when its last event is an end and no job of it is left.
+            latest = await asyncio.to_thread(log.latest, task_id)
+            ended = latest is not None and latest.type in _END_EVENTS
             while True:
-                # Whether the review has ended is asked before reading: every event written
-                # before it ended is then in this read, and none is cut off.
-                manifest = load_manifest(task_id, settings)
-                ended = manifest.current_status() in ("complete", "failed") and not jobs().busy(
-                    task_id
-                )
+                busy = jobs().busy(task_id)  # asked before reading: no event is cut off
                 batch = await asyncio.to_thread(log.since, task_id, last)
                 for event in batch:
-                    last = event.id
+                    last, ended = event.id, event.type in _END_EVENTS
                     yield ServerSentEvent(
-                        data=_json(event.data), event=event.type, id=str(event.id)
+                        data=json.dumps(event.data, ensure_ascii=False, default=str),
+                        event=event.type,
+                        id=str(event.id),
                     )
                 if batch:
                     continue
-                if ended or await request.is_disconnected():
+                if (ended and not busy) or await request.is_disconnected():
                     return
                 await asyncio.sleep(_POLL_SECONDS)
 
@@ -397,10 +399,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             user_modified_text=body.text if body.decision == "edit" else None,
         )
         try:
-            (recorded,) = await service.decide(task_id, [request], reviewer=who.name)
+            (recorded,), left = await service.decide(task_id, [request], reviewer=who.name)
         except InputError as exc:
             raise HTTPException(409, str(exc)) from None
-        left = await service.pending(task_id)
         jobs().log.append(
             task_id,
             "decision",
@@ -466,9 +467,3 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return HTMLResponse(render_page())
 
     return app
-
-
-def _json(data: dict[str, Any]) -> str:
-    import json
-
-    return json.dumps(data, ensure_ascii=False, default=str)

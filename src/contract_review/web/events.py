@@ -106,6 +106,19 @@ class EventLog:
         )
         return [StoredEvent(r[0], r[1], r[2], json.loads(r[3])) for r in rows]
 
+    def latest(self, task_id: str) -> StoredEvent | None:
+        """The task's last event, if any."""
+        row = (
+            self._connect()
+            .execute(
+                "SELECT id, task_id, type, data FROM events WHERE task_id = ? "
+                "ORDER BY id DESC LIMIT 1",
+                (task_id,),
+            )
+            .fetchone()
+        )
+        return StoredEvent(row[0], row[1], row[2], json.loads(row[3])) if row else None
+
     def delete(self, task_id: str) -> None:
         """Forget a task's events."""
         self._connect().execute("DELETE FROM events WHERE task_id = ?", (task_id,))
