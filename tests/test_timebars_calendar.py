@@ -182,8 +182,8 @@ def test_summaries_are_whole_sentences(path: Path, baseline: Path | None) -> Non
         assert at >= 0, (title, sentence)
         after = sentence[at + len(body) - 1 : at + len(body)]
         assert after in ("", ",", ";", ":", "，", "；", "："), (title, sentence)
-    notice = next((b for b in bars if b.clause_id == "20.1(a)"), None)
-    if notice is not None:  # cut at a fixed length before
+    if path == PC:  # its 20.1(a) summary was cut at a fixed length before
+        (notice,) = [b for b in bars if b.clause_id == "20.1(a)"]
         assert "identifying the relevant event or circumstance promptly" in summary(notice)
 
 

@@ -13,6 +13,7 @@ from contract_review.playbook.files import read_yaml
 from contract_review.plugins.fidic.skills import check_pc_consistency as pc_consistency
 from contract_review.plugins.fidic.skills.merge_gc_pc import ProblemKind
 from contract_review.plugins.sha_spa.skills import reps_warranties
+from contract_review.skills import titles
 from contract_review.skills.local import assess_deviation, extract_financial_terms
 from contract_review.skills.titles import has_title, risk_title, topic_title
 from contract_review.text import has_cjk
@@ -78,9 +79,27 @@ def _emittable() -> set[str]:
     return keys
 
 
+_DATA_PREFIXES = ("playbook: ", "missing: ", "缺少约定：")
+"""Risk types whose rest is data (a playbook topic): titled through a prefix."""
+
+
+def _titled_exactly(key: str) -> bool:
+    """Whether the table names `key` itself — a prefix would name any text after it — or,
+    for a gap on one topic ('code:topic'), both its code and its topic."""
+    table = titles._table()
+    if key in table.titles:
+        return True
+    code, colon, topic = key.partition(":")
+    return bool(colon) and code in table.titles and topic in table.topics
+
+
 def test_every_risk_type_the_rules_emit_has_a_title() -> None:
     untitled = sorted(k for k in _emittable() if not has_title(k))
     assert not untitled, f"add to src/contract_review/skills/risk_titles.yaml: {untitled}"
+    # a closed set of types (rules, shifts, gap codes) is named one by one, not by a prefix
+    closed = [k for k in _emittable() if not k.startswith(_DATA_PREFIXES)]
+    loose = sorted(k for k in closed if not _titled_exactly(k))
+    assert not loose, f"named only by a prefix or a bare code, add them: {loose}"
 
 
 def test_the_table_is_complete_in_both_languages() -> None:

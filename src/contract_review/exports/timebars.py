@@ -86,12 +86,23 @@ _LIST_INTRO = re.compile(
 after the later of:', 'a statement … setting out:')."""
 
 
-def check_output(path: Path, *, start_date: date | None) -> None:
-    """Refuse, before any work, an output the export cannot write: a suffix other than .ics or
-    .csv, a folder that does not exist or cannot be written, a calendar without a start date."""
+def _suffix(path: Path) -> str:
+    """The export's kind ('.ics' or '.csv'), or an InputError for any other suffix."""
     suffix = path.suffix.lower()
     if suffix not in _SUFFIXES:
         raise InputError(f"cannot export time bars to '{path.name}': use a .ics or .csv file")
+    return suffix
+
+
+def _close_list(text: str) -> str:
+    """A trigger or sentence that introduces a list ('after the later of:') points at it."""
+    return text + " the following (see the clause)" if _LIST_INTRO.search(text) else text
+
+
+def check_output(path: Path, *, start_date: date | None) -> None:
+    """Refuse, before any work, an output the export cannot write: a suffix other than .ics or
+    .csv, a folder that does not exist or cannot be written, a calendar without a start date."""
+    suffix = _suffix(path)
     folder = path.parent
     if not folder.is_dir():
         raise InputError(f"cannot write '{path}': folder '{folder}' does not exist")
@@ -129,9 +140,7 @@ def relative_deadline(bar: TimeBar) -> str:
         return f"{bar.trigger or ''}{bar.quote}"
     period = _period(bar)
     if bar.trigger:
-        trigger = _TRAILING.sub("", " ".join(bar.trigger.split()))
-        if _LIST_INTRO.search(trigger):  # 'after the later of:' a list
-            trigger += " the following (see the clause)"
+        trigger = _close_list(_TRAILING.sub("", " ".join(bar.trigger.split())))
         return f"{period} {trigger}"
     if bar.limit_type == "in_advance":
         return f"{period} before the event (not stated in the clause)"
@@ -156,9 +165,7 @@ def _uid(bar: TimeBar) -> str:
 def _finish(text: str, cjk: bool) -> str:
     """A clause of the contract as a sentence: list mark and leading conjunction dropped,
     capitalised, closed by a full stop."""
-    text = _TRAILING.sub("", _LEAD.sub("", text).strip())
-    if _LIST_INTRO.search(text):
-        text += " the following (see the clause)"
+    text = _close_list(_TRAILING.sub("", _LEAD.sub("", text).strip()))
     if text[:1].isascii():
         text = text[:1].upper() + text[1:]
     return text + ("。" if cjk else ".")
@@ -282,9 +289,7 @@ def write_timebars(
     number of events or rows written. Raises `InputError` (nothing written) for another
     suffix, or for a calendar with a limit that has no date.
     """
-    suffix = path.suffix.lower()
-    if suffix not in _SUFFIXES:
-        raise InputError(f"cannot export time bars to '{path.name}': use a .ics or .csv file")
+    suffix = _suffix(path)
     bars = list(time_bars)
     if suffix == ".csv":
         with path.open("w", encoding="utf-8", newline="") as fh:

@@ -127,16 +127,8 @@ class RiskFactory:
     def __init__(self, clause: ClauseNode, language: str = "en") -> None:
         self.clause = clause
         self.language = language
-        self._say = Say(language)
-
-    @property
-    def zh(self) -> bool:
-        """Whether the review is in Chinese."""
-        return self._say.zh
-
-    def say(self, en: str, zh: str) -> str:
-        """The text for the review's language: `en` in an English review, `zh` in a Chinese one."""
-        return self._say(en, zh)
+        self.say = Say(language)
+        """`say(en, zh)`: the text for the review's language."""
 
     def risk(
         self,

@@ -970,7 +970,7 @@ class _Rater:
         hurts_payee = (sign > 0) == up
         against = hurts_payee if self.payee else not hurts_payee
         label = name.replace("_", " ")
-        label_zh = _TOPIC_ZH[name]
+        label_zh = _TOPIC_ZH.get(name, label)  # a topic without a Chinese name never fails
         if against:
             self.add(
                 "amount_against_us",
@@ -1116,10 +1116,7 @@ def _criteria_for(
     return out
 
 
-def _apply_criteria(
-    devs: list[RatedDeviation], criteria: list[dict[str, Any]], say: Say | None = None
-) -> None:
-    say = say or Say()
+def _apply_criteria(devs: list[RatedDeviation], criteria: list[dict[str, Any]], say: Say) -> None:
     for crit in criteria:
         level = _risk_level(crit.get("risk_level"))
         label = str(crit.get("criterion") or crit.get("topic"))

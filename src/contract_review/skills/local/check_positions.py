@@ -973,7 +973,7 @@ def _sentence(text: str, say: Say) -> str:
 def risk_rule(risk: RiskFactory, out: CheckPositionsOutput) -> list[RiskPoint]:
     """Each term against us (or, neutral, against either party) is a risk of its level,
     quoted on its sentence and tied to its position."""
-    say = Say(risk.language)
+    say = risk.say
     risks = []
     for f in out.findings:
         if f.effect != "against_us":
@@ -1011,7 +1011,7 @@ def risk_rule(risk: RiskFactory, out: CheckPositionsOutput) -> list[RiskPoint]:
 
 def favourable_rule(risk: RiskFactory, out: CheckPositionsOutput) -> list[FavourableTerm]:
     """Each term that burdens the other side, for the report's 'favourable to us'."""
-    say = Say(risk.language)
+    say = risk.say
     return [
         risk.favourable(
             f.position_id,
