@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import csv
 import glob
+import hashlib
 import json
 import os
 import re
+import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -26,7 +28,7 @@ from contract_review.config import Settings, get_settings
 from contract_review.errors import InputError, one_line
 from contract_review.tasks import ReviewOptions, file_digest
 
-__all__ = ["BatchOptions", "ContractRow", "collect_files", "run_batch"]
+__all__ = ["BatchOptions", "ContractRow", "batch_scope", "collect_files", "review_one", "run_batch"]
 
 CONTRACT_SUFFIXES = frozenset({".docx", ".pdf", ".txt", ".md"})
 _OUT_OF_SCOPE = {".doc": "legacy .doc files are not read (save as .docx)"}
@@ -47,6 +49,9 @@ class BatchOptions:
     workers: int = 0
     """Local worker processes (0: one per core)."""
     inventory_only: bool = False
+    queue: bool = False
+    """Send the contracts to Celery workers (`contract-review worker`) instead of local
+    processes; needs CELERY_BROKER_URL and POSTGRES_URL."""
 
 
 @dataclass
@@ -116,6 +121,38 @@ def _slug(path: Path, digest: str) -> str:
     return f"{stem}-{digest[:8]}"
 
 
+def _contract_settings(settings: Settings, out: Path) -> Settings:
+    """A contract's review keeps its task (and, without PostgreSQL, its checkpoints) beside
+    its outputs: the contracts of a batch share no database file, so workers never wait on
+    each other's writes, and a contract's folder holds all of it."""
+    return settings.model_copy(update={"state_dir": out / ".state"})
+
+
+def _earlier_task(party: str, settings: Settings) -> Any:
+    """The task an earlier run (or a delivery cut short) made for this contract and party."""
+    from contract_review.tasks import list_tasks
+
+    for manifest in list_tasks(settings):
+        if manifest.options.party == party:
+            return manifest
+    return None
+
+
+async def _review(review: ReviewOptions, settings: Settings) -> Any:
+    """Start the contract's review, or carry on the one a killed worker left (from its
+    checkpoint), or take the one already finished."""
+    from contract_review.review import resume_review, start_review
+    from contract_review.tasks import take_over
+
+    earlier = _earlier_task(review.party, settings)
+    if earlier is None:
+        return await start_review(review, settings=settings)
+    if earlier.waiting or earlier.status == "complete":
+        return earlier
+    take_over(earlier, settings)  # one run per contract (the pool, or the queue's lock)
+    return await resume_review(earlier.task_id, settings=settings)
+
+
 def review_one(
     file: str, aliases: list[str], options: dict[str, Any], out: str, settings: Settings
 ) -> dict[str, Any]:
@@ -125,11 +162,12 @@ def review_one(
     from contract_review.exports.issues import as_rows, build_view
     from contract_review.models import ReviewResult
     from contract_review.parties import PartyNotFound
-    from contract_review.review import review_positions, start_review
+    from contract_review.review import review_positions
 
     row: dict[str, Any] = {"status": "error"}
     if options.get("inventory_only"):
         return _inventory_row(Path(file), options["domain"])
+    own = _contract_settings(settings, Path(out))
     last_error = ""
     for alias in aliases:
         review = ReviewOptions(
@@ -141,7 +179,7 @@ def review_one(
             out=Path(out),
         )
         try:
-            manifest = asyncio.run(start_review(review, settings=settings))
+            manifest = asyncio.run(_review(review, own))
         except PartyNotFound as exc:
             last_error = one_line(exc)
             continue
@@ -203,6 +241,10 @@ def run_batch(
     """Review every contract of the batch (skipping those a previous run finished) and write
     the portfolio; returns its rows in file order."""
     settings = settings or get_settings()
+    if options.queue:
+        from contract_review.workqueue import require_queue
+
+        require_queue(settings)  # before any file is read or folder made
     files = collect_files(options.paths)
     if not files:
         raise InputError("no contracts found (.docx, .pdf, .txt, .md)")
@@ -234,38 +276,36 @@ def run_batch(
             _fill(row, done)
             continue
         todo.append(row)
-    workers = options.workers or os.cpu_count() or 1
     shared = {
         "domain": options.domain,
-        "criteria": str(options.criteria) if options.criteria else None,
+        "criteria": str(options.criteria.resolve()) if options.criteria else None,
         "inventory_only": options.inventory_only,
     }
+    # The largest contracts first: one started last would be the run's tail.
+    todo.sort(key=lambda r: Path(r.file).stat().st_size, reverse=True)
+    jobs = [
+        _Job(
+            row,
+            _aliases(parties.get(Path(row.file).name) or parties.get(row.file) or options.party),
+            str((options.out / _slug(Path(row.file), row.sha256)).resolve()),
+        )
+        for row in todo
+    ]
     finished = len(rows) - len(todo)
-    if todo:
-        import multiprocessing
 
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=context) as pool:
-            futures = {}
-            # The largest contracts first: one started last would be the run's tail.
-            for row in sorted(todo, key=lambda r: Path(r.file).stat().st_size, reverse=True):
-                path = Path(row.file)
-                party = parties.get(path.name) or parties.get(row.file) or options.party
-                out = options.out / _slug(path, row.sha256)
-                futures[
-                    pool.submit(review_one, row.file, _aliases(party), shared, str(out), settings)
-                ] = row
-            for future in as_completed(futures):
-                row = futures[future]
-                try:
-                    _fill(row, future.result())
-                except Exception as exc:  # a crashed worker is that contract's error only
-                    row.status, row.error = "error", one_line(exc)
-                finished += 1
-                if row.status == "done":
-                    _remember(state_path, row, options.inventory_only)
-                if progress is not None:
-                    progress(finished, len(rows), row.file)
+    def finish(job: _Job, data: dict[str, Any]) -> None:
+        nonlocal finished
+        _fill(job.row, data)
+        finished += 1
+        if job.row.status == "done":
+            _remember(state_path, job.row, options.inventory_only)
+        if progress is not None:
+            progress(finished, len(rows), job.row.file)
+
+    if jobs and options.queue:
+        _run_queued(jobs, shared, options, settings, finish)
+    elif jobs:
+        _run_local(jobs, shared, options.workers or os.cpu_count() or 1, settings, finish)
     for row in rows:
         if row.status == "duplicate":
             original = first_of[row.sha256]
@@ -274,6 +314,81 @@ def run_batch(
 
     write_portfolio(rows, options.out)
     return rows
+
+
+@dataclass
+class _Job:
+    row: ContractRow
+    aliases: list[str]
+    out: str
+
+
+def _run_local(
+    jobs: list[_Job],
+    shared: dict[str, Any],
+    workers: int,
+    settings: Settings,
+    finish: Callable[[_Job, dict[str, Any]], None],
+) -> None:
+    """Review the contracts in local worker processes (spawned: a clean interpreter each)."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=context) as pool:
+        futures = {
+            pool.submit(review_one, j.row.file, j.aliases, shared, j.out, settings): j for j in jobs
+        }
+        for future in as_completed(futures):
+            try:
+                data = future.result()
+            except Exception as exc:  # a crashed worker is that contract's error only
+                data = {"status": "error", "error": one_line(exc)}
+            finish(futures[future], data)
+
+
+def batch_scope(options: BatchOptions) -> str:
+    """The queue's name for a batch: its output folder and what every contract is asked
+    (the same command run again is the same batch, so finished contracts are not redone)."""
+    what = [
+        str(options.out.resolve()),
+        options.domain,
+        str(options.criteria.resolve()) if options.criteria else "",
+        "inventory" if options.inventory_only else "review",
+    ]
+    return "batch:" + hashlib.sha256("\0".join(what).encode()).hexdigest()[:24]
+
+
+def _run_queued(
+    jobs: list[_Job],
+    shared: dict[str, Any],
+    options: BatchOptions,
+    settings: Settings,
+    finish: Callable[[_Job, dict[str, Any]], None],
+    poll_seconds: float = 0.5,
+) -> None:
+    """Send the contracts to the Celery workers and collect each row as it is recorded."""
+    from contract_review.workqueue import BATCH_TASK, RunStore, make_app, require_queue
+
+    _, url = require_queue(settings)
+    scope = batch_scope(options)
+    keys = {f"{j.row.sha256}:{'|'.join(j.aliases)}": j for j in jobs}
+    app = make_app(settings)
+    with RunStore(url) as store:
+        store.expect(scope, list(keys))
+        store.retry_failed(scope, list(keys))
+        waiting = dict(keys)
+        for key, ready in store.results(scope, list(keys)).items():
+            finish(waiting.pop(key), ready)
+        for key, job in waiting.items():
+            app.send_task(
+                BATCH_TASK,
+                args=[scope, key, str(Path(job.row.file).resolve()), job.aliases, shared, job.out],
+                queue=settings.celery_queue,
+            )
+        while waiting:
+            time.sleep(poll_seconds)
+            for key, ready in store.results(scope, list(waiting)).items():
+                finish(waiting.pop(key), ready)
 
 
 def _fill(row: ContractRow, data: dict[str, Any]) -> None:

@@ -90,6 +90,30 @@ class Settings(BaseSettings):
         "password: never shown or logged).",
     )
 
+    # --- queue (Celery): batch and web reviews on workers of any machine ---
+    celery_broker_url: str | None = Field(
+        None,
+        description="Celery broker (CELERY_BROKER_URL, e.g. redis://127.0.0.1:6379/0): set, "
+        "`batch --queue` and the web app send reviews to `contract-review worker` processes "
+        "(they need POSTGRES_URL too: checkpoints, locks and results).",
+    )
+    celery_queue: str = Field(
+        "contract-review", description="Name of the Celery queue the reviews go to."
+    )
+    celery_visibility_timeout: float = Field(
+        3600.0,
+        gt=0,
+        description="Seconds before a review taken by a worker that vanished (machine lost) "
+        "is delivered again; longer than the longest review. A killed pool process is "
+        "re-delivered at once.",
+    )
+    celery_lock_retry_seconds: float = Field(
+        2.0,
+        gt=0,
+        description="Wait before a delivered review whose contract another worker holds is "
+        "tried again.",
+    )
+
     # --- ReAct agent (SPEC-20/35): LLM mode when an endpoint is configured ---
     use_react_agent: bool = Field(True, description="Let an LLM agent analyse clauses.")
     react_max_iterations: int = Field(5, ge=1, description="Most agent rounds per clause.")

@@ -107,13 +107,33 @@ EventFn = Callable[[ReviewEvent], None]
 """Receives every live event of the review (see `contract_review.graph.events`)."""
 
 
+_PG_READY: set[str] = set()
+"""PostgreSQL databases whose checkpoint tables this process has set up."""
+_PG_SETUP_LOCK = 0x636F6E7472616374  # an advisory-lock id of our own ("contract")
+
+
+async def _setup_postgres(pg: AsyncPostgresSaver, url: str) -> None:
+    """Create or migrate the checkpoint tables once per process, one process at a time:
+    workers starting together would otherwise race on the migration table."""
+    if url in _PG_READY:
+        return
+    import psycopg
+
+    async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+        await conn.execute("SELECT pg_advisory_lock(%s)", (_PG_SETUP_LOCK,))
+        try:
+            await pg.setup()
+        finally:
+            await conn.execute("SELECT pg_advisory_unlock(%s)", (_PG_SETUP_LOCK,))
+    _PG_READY.add(url)
+
+
 @asynccontextmanager
 async def _saver(settings: Settings) -> AsyncIterator[BaseCheckpointSaver[Any]]:
     if settings.postgres_url:
-        async with AsyncPostgresSaver.from_conn_string(
-            settings.postgres_url.get_secret_value(), serde=review_serde()
-        ) as pg:
-            await pg.setup()
+        url = settings.postgres_url.get_secret_value()
+        async with AsyncPostgresSaver.from_conn_string(url, serde=review_serde()) as pg:
+            await _setup_postgres(pg, url)
             yield pg
         return
     settings.state_dir.mkdir(parents=True, exist_ok=True)

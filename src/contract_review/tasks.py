@@ -236,6 +236,15 @@ def _process_alive(manifest: TaskManifest) -> bool:
     return manifest.process_start is None or started in (None, manifest.process_start)
 
 
+def take_over(manifest: TaskManifest, settings: Settings) -> None:
+    """Mark a task recorded as running as interrupted, so it can be resumed: for the queue,
+    whose lock guarantees that no other process runs it (a worker on another machine that
+    was lost cannot be asked whether it lives)."""
+    if manifest.status == "running":
+        manifest.status, manifest.reason, manifest.pid = "interrupted", "its worker was lost", None
+        save_manifest(manifest, settings)
+
+
 def file_digest(path: Path) -> str:
     """SHA-256 of a file's bytes (hex)."""
     with path.open("rb") as handle:

@@ -926,6 +926,14 @@ def batch(
     inventory_only: Annotated[
         bool, typer.Option("--inventory-only", help="Only the clause inventory, no risk review.")
     ] = False,
+    queue: Annotated[
+        bool,
+        typer.Option(
+            "--queue",
+            help="Send the contracts to Celery workers (contract-review worker) instead of "
+            "local processes; needs CELERY_BROKER_URL and POSTGRES_URL.",
+        ),
+    ] = False,
 ) -> None:
     """Review many contracts into one workbook (portfolio.xlsx, portfolio.json); every redline
     is left pending. Run again, it skips the contracts already done."""
@@ -934,6 +942,8 @@ def batch(
     with user_errors():
         if criteria is not None and not criteria.is_file():
             raise InputError(f"--criteria {criteria}: file not found")
+        if queue:
+            _warn_without_workers()
         options = BatchOptions(
             paths=paths,
             out=out,
@@ -943,6 +953,7 @@ def batch(
             criteria=criteria,
             workers=workers,
             inventory_only=inventory_only,
+            queue=queue,
         )
         with _Progress() as progress:
             rows = run_batch(options, progress=progress)
@@ -956,6 +967,52 @@ def batch(
     for row in errors:
         _err.print(f"  {row.file}: {row.error}", markup=False, soft_wrap=True)
     _err.print(f"  portfolio {out / 'portfolio.xlsx'}", markup=False)
+
+
+def _warn_without_workers() -> None:
+    """A queued batch with no worker listening would wait silently: say so (it still waits,
+    a worker may be started later)."""
+    from contract_review.config import get_settings
+    from contract_review.workqueue import make_app, ping
+
+    if not ping(make_app(get_settings())):
+        _err.print(
+            "warning: no worker answers on the queue yet; start one with `contract-review "
+            "worker` (the contracts wait in the queue)",
+            markup=False,
+        )
+
+
+@app.command()
+def worker(
+    concurrency: Annotated[
+        int, typer.Option(help="Reviews run at the same time (pool processes; 0: one per core).")
+    ] = 0,
+    loglevel: Annotated[str, typer.Option(help="Celery log level.")] = "warning",
+) -> None:
+    """Run queued reviews (batch --queue, the web app with a broker) on this machine: a Celery
+    worker on CELERY_BROKER_URL, with checkpoints, locks and results in POSTGRES_URL."""
+    import os
+
+    from contract_review.config import get_settings
+
+    with user_errors():
+        from contract_review.workqueue import make_app
+
+        if concurrency < 0:
+            raise InputError("--concurrency must be 0 (one per core) or more")
+        settings = get_settings()
+        celery = make_app(settings)
+        argv = [
+            "worker",
+            f"--concurrency={concurrency or os.cpu_count() or 1}",
+            f"--loglevel={loglevel.upper()}",
+            f"--queues={settings.celery_queue}",
+            "--hostname=contract-review-%h-" + str(os.getpid()),
+            "--without-gossip",
+            "--without-mingle",
+        ]
+    celery.worker_main(argv)
 
 
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import threading
+import uuid
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, Literal
 
@@ -98,38 +99,69 @@ def run_job(kind: JobKind, task_id: str, settings: Settings) -> str:
 
 
 class Jobs:
-    """The pool of review workers and the jobs it runs, one at a time per task."""
+    """The review workers and the jobs they run, one at a time per task: a local process
+    pool, or the Celery queue when a broker is configured (`contract_review.workqueue`)."""
 
     def __init__(self, settings: Settings) -> None:
-        """A pool of `settings.web_workers` spawned processes."""
+        """A pool of `settings.web_workers` spawned processes, or a client of the queue."""
         self.settings = settings
-        self._pool = ProcessPoolExecutor(
-            max_workers=settings.web_workers, mp_context=multiprocessing.get_context("spawn")
-        )
-        self._active: dict[str, Future[str]] = {}
         self._lock = threading.Lock()
+        self._active: dict[str, Future[str]] = {}
         self.log = event_log(settings)
+        self._queue: Any = None
+        self._store: Any = None
+        if settings.celery_broker_url:
+            from contract_review.workqueue import RunStore, make_app, require_queue
+
+            _, url = require_queue(settings)
+            self._queue, self._store = make_app(settings), RunStore(url)
+            self._pool = None
+        else:
+            self._pool = ProcessPoolExecutor(
+                max_workers=settings.web_workers, mp_context=multiprocessing.get_context("spawn")
+            )
 
     def busy(self, task_id: str) -> bool:
         """Whether a job of the task is queued or running."""
         with self._lock:
+            if self._store is not None:
+                return bool(self._store.unfinished("web", f"{task_id}:"))
             return task_id in self._active
 
     def waiting(self) -> int:
         """Jobs not finished (queued or running)."""
         with self._lock:
+            if self._store is not None:
+                return int(self._store.unfinished("web"))
             return len(self._active)
 
     def submit(self, kind: JobKind, task_id: str) -> bool:
         """Queue a job for the task; False when one is already queued or running."""
         with self._lock:
+            if self._store is not None:
+                return self._enqueue(kind, task_id)
             if task_id in self._active:
                 return False
+            assert self._pool is not None
             future = self._pool.submit(run_job, kind, task_id, self.settings)
             self._active[task_id] = future
             position = len(self._active)
         self.log.append(task_id, "queued", {"position": position})
         future.add_done_callback(lambda _: self._finished(task_id))
+        return True
+
+    def _enqueue(self, kind: JobKind, task_id: str) -> bool:
+        """Send the job to the Celery workers (the lock is held by the caller)."""
+        from contract_review.workqueue import WEB_TASK
+
+        if self._store.unfinished("web", f"{task_id}:"):
+            return False
+        job = f"{task_id}:{uuid.uuid4().hex[:12]}"
+        self._store.expect("web", [job])  # busy from now on, until a worker records its end
+        self._queue.send_task(
+            WEB_TASK, args=[kind, task_id], task_id=job, queue=self.settings.celery_queue
+        )
+        self.log.append(task_id, "queued", {"position": self._store.unfinished("web")})
         return True
 
     def _finished(self, task_id: str) -> None:
@@ -138,5 +170,8 @@ class Jobs:
 
     def close(self) -> None:
         """Stop taking jobs; running ones finish in their processes (their checkpoints let a
-        restarted server carry on what was cut)."""
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        restarted server carry on what was cut). Queued jobs stay in the queue."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+        if self._store is not None:
+            self._store.close()
