@@ -91,7 +91,10 @@ def test_a_folder_becomes_one_workbook(
     data = json.loads((out / "portfolio.json").read_text(encoding="utf-8"))
     assert len(data) == 5
     # each reviewed contract has its own outputs, its redlines pending
-    findings = json.loads((Path(supply["Outputs"]) / "findings.json").read_text(encoding="utf-8"))
+    findings = json.loads(
+        (out / str(supply["Outputs"]) / "findings.json").read_text(encoding="utf-8")
+    )
+    assert not Path(str(supply["Outputs"])).is_absolute()  # the workbook travels with its folder
     statuses = {d["status"] for c in findings["clauses"] for d in c["findings"]["diffs"]}
     assert statuses == {"pending"}
 

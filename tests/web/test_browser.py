@@ -1,6 +1,7 @@
 """The page in a real browser (Playwright driving Debian's Chromium): sign in, upload the FIDIC
 sample, watch it run, approve one redline, reject one with feedback, edit one, approve the rest,
-download redline.docx and find exactly those decisions in it."""
+download redline.docx and find exactly those decisions in it; and a portfolio of two contracts,
+watched to its end, its workbook downloaded."""
 
 from __future__ import annotations
 
@@ -95,3 +96,50 @@ def test_a_lawyer_reviews_and_decides_in_the_browser(server: str, tmp_path: Path
         comments = z.read("word/comments.xml").decode()
     assert "Keep the drafting" in comments
     assert "Rejected by default" in comments
+
+
+def test_a_portfolio_is_uploaded_watched_and_downloaded(server: str, tmp_path: Path) -> None:
+    from openpyxl import load_workbook
+    from playwright.sync_api import expect, sync_playwright
+
+    contracts = [
+        EXAMPLES / "generic" / "supply_agreement_en.txt",
+        EXAMPLES / "generic" / "services_agreement_en.md",
+    ]
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1366, "height": 900}, accept_downloads=True)
+        page.goto(server)
+        page.fill("#key", "browser-key")
+        page.click("#signin-button")
+        page.click('#tabs button[data-view="portfolio"]')
+        expect(page.locator("#pf-form")).to_be_visible()
+        expect(page.locator("#upload")).to_be_hidden()
+        page.set_input_files("#pf-files", [str(c) for c in contracts])
+        page.fill("#pf-party", "Buyer|Customer|Client")
+        page.click("#pf-form button[type=submit]")
+        expect(page.locator("#pf-view")).to_be_visible()
+        expect(page.locator("#pf-progress")).to_have_attribute("max", "2")
+        # polled every second until complete: a row per contract, then the workbook
+        rows = page.locator("#pf-rows tr")
+        expect(rows).to_have_count(2, timeout=60_000)
+        expect(page.locator("#pf-status")).to_contain_text("2/2")
+        expect(page.locator("#pf-progress")).to_have_attribute("value", "2")
+        expect(page.locator("#pf-list li")).to_have_count(1)
+        link = page.locator('#pf-downloads a[href$="portfolio.xlsx"]')
+        expect(link).to_be_visible()
+        _shot(page, "web-portfolio.png")
+        with page.expect_download() as info:
+            link.click()
+        path = tmp_path / "portfolio.xlsx"
+        info.value.save_as(path)
+        browser.close()
+
+    sheet = load_workbook(path)["Contracts"]
+    header = [c.value for c in sheet[1]]
+    table = {
+        Path(str(r[0])).name: dict(zip(header, r, strict=True))
+        for r in sheet.iter_rows(min_row=2, values_only=True)
+    }
+    assert set(table) == {c.name for c in contracts}
+    assert {row["Status"] for row in table.values()} == {"done"}

@@ -35,6 +35,15 @@ def _categories(rows: Sequence[ContractRow]) -> list[str]:
     return list(seen)
 
 
+def _beside(outputs: str, folder: Path) -> str:
+    """A contract's output folder relative to the workbook's (the folder can be moved or
+    shared whole, and a server's own paths are not shown)."""
+    if not outputs:
+        return ""
+    path, root = Path(outputs).resolve(), folder.resolve()
+    return path.relative_to(root).as_posix() if path.is_relative_to(root) else outputs
+
+
 def write_portfolio(rows: Sequence[ContractRow], folder: Path) -> dict[str, Path]:
     """Write portfolio.xlsx and portfolio.json into `folder`; returns their paths."""
     from openpyxl import Workbook
@@ -54,7 +63,7 @@ def write_portfolio(rows: Sequence[ContractRow], folder: Path) -> dict[str, Path
         values: list[Any] = [row.file, row.status, note, row.party, "; ".join(row.parties)]
         values += [row.inventory.get(c, "") for c in categories if c != "Parties"]
         values += [row.counts.get(k, 0) for k in ("high", "medium", "low")]
-        values += ["\n".join(row.top), row.outputs]
+        values += ["\n".join(row.top), _beside(row.outputs, folder)]
         sheet.append(values)
     issues = book.create_sheet("Issues")
     issue_header = ["File", "No.", "Clause", "Severity", "Issue", "Why it matters", "Quote"]

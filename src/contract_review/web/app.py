@@ -5,14 +5,15 @@ events stream over Server-Sent Events (`GET /api/reviews/{id}/events`, replayed 
 `Last-Event-ID`). At an approval round the review parks; each decision
 (`POST …/diffs/{diff_id}/decision`) is recorded on arrival, and the review resumes by itself
 once the last pending redline is decided. Every operation goes through the task service, as
-the command line's do. See `docs/web.md` for the routes, events and security.
+the command line's do. A portfolio (`POST /api/portfolios`: many contracts, or zips of them)
+runs as one batch into one workbook (see `portfolios`). See `docs/web.md` for the routes,
+events and security.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import re
 import shutil
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -47,10 +48,10 @@ from contract_review.web.auth import (
     session_cookie,
 )
 from contract_review.web.jobs import Jobs
+from contract_review.web.portfolios import CONTRACT_TYPES, Portfolios, safe_name
 
 __all__ = ["create_app"]
 
-CONTRACT_TYPES = frozenset({".docx", ".pdf", ".txt", ".md"})
 PLAYBOOK_TYPES = frozenset({".yaml", ".yml", ".json", ".csv", ".tsv", ".xlsx"})
 _MAX_FILES = 8
 _POLL_SECONDS = 0.25
@@ -62,14 +63,6 @@ def _folder(settings: Settings, task_id: str) -> Path:
     return settings.state_dir / "web" / task_id
 
 
-def _safe_name(name: str | None, fallback: str) -> str:
-    """A client's file name reduced to letters, digits and '._- ' (no folders, no leading
-    dot): it names the file in our own folder, never a path the client chose."""
-    base = re.split(r"[\\/]", name or "")[-1]
-    cleaned = re.sub(r"[^\w.\- ]", "_", base).strip(" .")[:120]
-    return cleaned or fallback
-
-
 async def _save(upload: UploadFile, folder: Path, allowed: frozenset[str], limit: int) -> Path:
     """Store an uploaded file in `folder`; 415 for a type the engine does not read, 413 when
     it exceeds the size limit."""
@@ -78,7 +71,7 @@ async def _save(upload: UploadFile, folder: Path, allowed: frozenset[str], limit
         kinds = ", ".join(sorted(allowed))
         raise HTTPException(415, f"{upload.filename or 'the file'}: unsupported type (use {kinds})")
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / _safe_name(upload.filename, f"file{suffix}")
+    path = folder / safe_name(upload.filename, f"file{suffix}")
     size = 0
     with path.open("wb") as out:
         while chunk := await upload.read(1 << 20):
@@ -139,6 +132,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """The web app on `settings` (default: from the environment)."""
     settings = settings or get_settings()
     service = ReviewService(settings)
+    portfolios = Portfolios(settings)
     state: dict[str, Jobs] = {}
 
     @asynccontextmanager
@@ -146,9 +140,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         jobs = Jobs(settings)
         state["jobs"] = jobs
         await _recover(jobs)
+        portfolios.start()
         try:
             yield
         finally:
+            portfolios.close()
             jobs.close()
 
     async def _recover(jobs: Jobs) -> None:
@@ -194,7 +190,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def _limit_size(request: Request, call_next: Any) -> Response:
         # Refused before the body is read: an upload larger than every file could be.
         length = request.headers.get("content-length", "")
-        if length.isdigit() and int(length) > settings.max_file_bytes * _MAX_FILES + (1 << 20):
+        limit = settings.max_file_bytes * _MAX_FILES
+        if request.url.path == "/api/portfolios":  # zips: bounded by what they unpack to
+            limit = max(limit, settings.max_uncompressed_bytes)
+        if length.isdigit() and int(length) > limit + (1 << 20):
             return JSONResponse({"detail": "the upload is too large"}, status_code=413)
         response: Response = await call_next(request)
         return response
@@ -444,6 +443,52 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await service.delete(task_id)
         jobs().log.delete(task_id)
         shutil.rmtree(_folder(settings, task_id), ignore_errors=True)
+        return Response(status_code=204)
+
+    @app.post("/api/portfolios", status_code=202)
+    async def new_portfolio(
+        who: Authed,
+        files: Annotated[
+            list[UploadFile],
+            File(description="Contracts (.docx, .pdf, .txt, .md) and/or .zip archives of them."),
+        ],
+        party: Annotated[
+            str, Form(description="Whom we act for: a name, a role, aliases 'A|B', or neutral.")
+        ] = "neutral",
+        domain: Annotated[str, Form(description="generic, fidic or sha_spa.")] = "generic",
+        inventory_only: Annotated[
+            bool, Form(description="Read only each contract's clause inventory (no risks).")
+        ] = False,
+    ) -> dict[str, Any]:
+        """Upload a portfolio (zips unpacked safely) and start its batch review."""
+        return await portfolios.create(who.name, files, party, domain, inventory_only)
+
+    @app.get("/api/portfolios")
+    async def portfolio_list(who: Authed) -> list[dict[str, Any]]:
+        """The caller's portfolios, newest first."""
+        return await asyncio.to_thread(portfolios.mine, who.name)
+
+    @app.get("/api/portfolios/{portfolio_id}")
+    async def portfolio(portfolio_id: str, who: Authed) -> dict[str, Any]:
+        """Where a portfolio stands: status, done/total; once complete, a row per contract."""
+        return await asyncio.to_thread(portfolios.get, portfolio_id, who.name)
+
+    @app.get("/api/portfolios/{portfolio_id}/portfolio.xlsx")
+    async def portfolio_xlsx(portfolio_id: str, who: Authed) -> FileResponse:
+        """The portfolio's workbook (409 until it is complete)."""
+        path = portfolios.download(portfolio_id, who.name, "portfolio.xlsx")
+        return FileResponse(path, filename=path.name)
+
+    @app.get("/api/portfolios/{portfolio_id}/portfolio.json")
+    async def portfolio_json(portfolio_id: str, who: Authed) -> FileResponse:
+        """The portfolio's rows as JSON (409 until it is complete)."""
+        path = portfolios.download(portfolio_id, who.name, "portfolio.json")
+        return FileResponse(path, filename=path.name)
+
+    @app.delete("/api/portfolios/{portfolio_id}", status_code=204)
+    async def portfolio_delete(portfolio_id: str, who: Authed) -> Response:
+        """Remove a portfolio that is not running: uploads, outputs, state."""
+        await asyncio.to_thread(portfolios.delete, portfolio_id, who.name)
         return Response(status_code=204)
 
     @app.get("/openapi.json", include_in_schema=False)

@@ -169,9 +169,16 @@ class Jobs:
             self._active.pop(task_id, None)
 
     def close(self) -> None:
-        """Stop taking jobs; running ones finish in their processes (their checkpoints let a
-        restarted server carry on what was cut). Queued jobs stay in the queue."""
+        """Stop: jobs not started are dropped and running ones end with the server (their
+        checkpoints let the next server carry on what was cut, as after a crash). Jobs sent
+        to the Celery queue stay there."""
         if self._pool is not None:
+            # The executor keeps no handle to end its workers with: an idle worker of a server
+            # gone would wait for work forever (it holds both ends of its queue's pipe).
+            workers = list(getattr(self._pool, "_processes", {}).values())
             self._pool.shutdown(wait=False, cancel_futures=True)
+            for worker in workers:
+                worker.terminate()
+            self._pool.shutdown(wait=True)
         if self._store is not None:
             self._store.close()
