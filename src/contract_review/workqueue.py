@@ -20,6 +20,7 @@ import hashlib
 import json
 import os
 import socket
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -60,7 +61,8 @@ CREATE TABLE IF NOT EXISTS contract_review_runs (
     finished_at timestamptz,
     result jsonb,
     PRIMARY KEY (scope, run_key)
-)
+);
+ALTER TABLE contract_review_runs ADD COLUMN IF NOT EXISTS cpu_seconds double precision
 """
 
 
@@ -146,13 +148,16 @@ class RunStore:
         ).fetchone()
         return int(row[0]) if row else 1
 
-    def finish(self, scope: str, key: str, result: dict[str, Any]) -> bool:
-        """Record a run's result, once: False when a result was already there."""
+    def finish(
+        self, scope: str, key: str, result: dict[str, Any], cpu_seconds: float | None = None
+    ) -> bool:
+        """Record a run's result (and the CPU time it took), once: False when a result was
+        already there."""
         cur = self._conn.execute(
             "UPDATE contract_review_runs SET result = %s, completions = completions + 1, "
-            "finished_at = now(), pid = NULL WHERE scope = %s AND run_key = %s "
-            "AND result IS NULL",
-            (json.dumps(result, ensure_ascii=False), scope, key),
+            "finished_at = now(), pid = NULL, cpu_seconds = %s WHERE scope = %s "
+            "AND run_key = %s AND result IS NULL",
+            (json.dumps(result, ensure_ascii=False), cpu_seconds, scope, key),
         )
         return cur.rowcount == 1
 
@@ -186,13 +191,13 @@ class RunStore:
         """Attempts, completions and the pid of the process running it (for tests, benches
         and people watching a queue)."""
         row = self._conn.execute(
-            "SELECT attempts, completions, pid FROM contract_review_runs "
+            "SELECT attempts, completions, pid, cpu_seconds FROM contract_review_runs "
             "WHERE scope = %s AND run_key = %s",
             (scope, key),
         ).fetchone()
         if row is None:
-            return {"attempts": 0, "completions": 0, "pid": None}
-        return {"attempts": row[0], "completions": row[1], "pid": row[2]}
+            return {"attempts": 0, "completions": 0, "pid": None, "cpu_seconds": None}
+        return {"attempts": row[0], "completions": row[1], "pid": row[2], "cpu_seconds": row[3]}
 
     def keys(self, scope: str) -> list[str]:
         """Every run key of a scope."""
@@ -232,6 +237,7 @@ def _batch_contract(
             if done is not None:
                 return done
             attempt = store.attempt(scope, key)
+            cpu = time.process_time()
             if attempt > MAX_DELIVERIES:
                 row = {"status": "error", "error": f"its worker was lost {attempt - 1} times"}
             else:
@@ -239,7 +245,7 @@ def _batch_contract(
                     row = review_one(file, aliases, options, out, settings)
                 except Exception as exc:  # that contract's error; the batch goes on
                     row = {"status": "error", "error": one_line(exc)}
-            store.finish(scope, key, row)
+            store.finish(scope, key, row, time.process_time() - cpu)
             return row
 
 
