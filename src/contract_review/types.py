@@ -37,7 +37,7 @@ class ChatModel(Protocol):
         temperature: float = 0.1,
         *,
         on_token: TokenCallback | None = None,
-    ) -> tuple[str, list[dict[str, Any]]]:
-        """(text, tool calls in OpenAI dict form) for `messages`; `on_token` sees the text as
-        it streams."""
+    ) -> tuple[str, list[dict[str, Any]] | None]:
+        """(text, tool calls in OpenAI dict form: None or [] when it calls none) for
+        `messages`; `on_token` sees the text as it streams."""
         ...

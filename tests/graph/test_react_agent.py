@@ -499,6 +499,11 @@ def test_truncate() -> None:
     assert len(cut) < 200
     assert "5000" in cut
     assert _truncate("y" * (MAX_TOOL_RESULT_CHARS + 1)).startswith("y" * MAX_TOOL_RESULT_CHARS)
+    # SPEC-20's notice when no language is given; the review's language otherwise
+    assert cut.endswith("\n... (截断，原文 5000 字符)")
+    assert _truncate("x" * 5000, 100, "zh-CN").endswith("(截断，原文 5000 字符)")
+    assert _truncate("x" * 5000, 100, "en").endswith("\n... (truncated; 5000 characters in full)")
+    assert _serialize_tool_result("z" * 5000, "en").endswith("characters in full)")
 
 
 def test_serialize_tool_result() -> None:

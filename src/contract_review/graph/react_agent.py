@@ -36,6 +36,7 @@ from contract_review.errors import LLMError
 from contract_review.models import AgentRunInfo, DocumentStructure
 from contract_review.skills.context import ReviewContext, SkillState
 from contract_review.skills.dispatcher import SkillDispatcher
+from contract_review.skills.risks import is_chinese
 from contract_review.skills.tool_adapter import parse_tool_calls
 from contract_review.types import ChatModel
 
@@ -131,20 +132,25 @@ class AgentOutcome:
 # --------------------------------------------------------------------------------------------
 
 
-def _truncate(text: str, max_chars: int = MAX_TOOL_RESULT_CHARS) -> str:
-    """`text` cut to `max_chars`, saying how long it was."""
+def _truncate(
+    text: str, max_chars: int = MAX_TOOL_RESULT_CHARS, language: str | None = None
+) -> str:
+    """`text` cut to `max_chars`, saying how long it was: in SPEC-20's words when no language
+    is given, in the review's language otherwise."""
     if len(text) <= max_chars:
         return text
-    return text[:max_chars] + f"\n… (truncated; {len(text)} characters in full)"
+    if language is None or is_chinese(language):
+        return text[:max_chars] + f"\n... (截断，原文 {len(text)} 字符)"
+    return text[:max_chars] + f"\n... (truncated; {len(text)} characters in full)"
 
 
-def _serialize_tool_result(result_data: Any) -> str:
+def _serialize_tool_result(result_data: Any, language: str | None = None) -> str:
     """A tool result as the model reads it: JSON, cut to `MAX_TOOL_RESULT_CHARS`."""
     if result_data is None:
         return "{}"
     if isinstance(result_data, str):
-        return _truncate(result_data)
-    return _truncate(json.dumps(result_data, ensure_ascii=False, default=str))
+        return _truncate(result_data, language=language)
+    return _truncate(json.dumps(result_data, ensure_ascii=False, default=str), language=language)
 
 
 def _parse_risk_list(text: str) -> list[dict[str, Any]] | None:
@@ -243,6 +249,7 @@ async def node_agent(state: AgentState, runtime: Runtime[AgentContext]) -> dict[
             "error": short(str(exc), 300),
             "endpoint_down": isinstance(exc, LLMError) and exc.endpoint_down,
         }
+    calls = list(calls or [])  # SPEC-20: a model that calls no tool may say None
     if forced:
         calls = []  # a model that calls tools anyway gets no more rounds
         update.update(stop=True, stop_reason=forced)
@@ -304,7 +311,7 @@ async def _execute_tool(
             error = "" if result.success else (result.error or "the tool failed")
             data = result.data if result.success else None
     content = (
-        _serialize_tool_result(data)
+        _serialize_tool_result(data, ctx.language)
         if not error
         else json.dumps({"error": error}, ensure_ascii=False)
     )
