@@ -91,6 +91,7 @@ def _settings(tmp_path: Path, base_url: str, **extra: Any) -> Settings:
         "state_dir": tmp_path / "state",
         "review_max_concurrency": 4,
         "llm_backoff_base_seconds": 0.01,
+        "orchestrator": False,  # the agent on every clause (tests/graph/test_orchestrator.py)
         **extra,
     }
     return Settings(**values)
@@ -180,7 +181,16 @@ def test_cli_review_uses_the_llm_named_by_the_environment(tmp_path: Path) -> Non
     assert {h["authorization"] for h in fake.headers} == {"Bearer sk-test-123"}
     assert result.llm_model == "fake-model"
     assert result.llm_usage is not None
-    assert result.llm_usage.calls == len(fake.requests) == 2 * len(result.clauses)
+    # The orchestrator's plan (one call, the model's), then two calls per clause.
+    assert "plan the review" in fake.requests[0]["messages"][0]["content"]
+    assert result.llm_usage.calls == len(fake.requests) == 2 * len(result.clauses) + 1
+    assert result.plan is not None
+    assert result.plan.source == "model"
+    assert {c.findings.plan.key for c in result.clauses if c.findings.plan} == {
+        c.key for c in result.plan.clauses
+    }
+    report = (out / "report.md").read_text(encoding="utf-8")
+    assert "The model planned the review:" in report
     assert f"llm   {len(fake.requests)} calls" in done.stderr
     llm_risks = [
         r for c in result.clauses for r in c.findings.risks if "react_agent" in r.source_skills

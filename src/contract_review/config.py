@@ -119,6 +119,15 @@ class Settings(BaseSettings):
     react_max_iterations: int = Field(5, ge=1, description="Most agent rounds per clause.")
     react_temperature: float = Field(0.1, ge=0, le=2, description="Agent sampling temperature.")
     react_clause_timeout: float = Field(30.0, gt=0, description="Seconds per clause for the agent.")
+    orchestrator: bool = Field(
+        True,
+        description="Plan the review (SPEC-21): depth, tools and rounds per clause, start order, "
+        "one re-plan on a high risk; with an LLM the model plans, else the playbook priorities. "
+        "Off: every clause gets the standard agent budget, in document order.",
+    )
+    orchestrator_max_clauses: int = Field(
+        300, ge=1, description="Clauses the model plans at most (the rest by the playbook)."
+    )
     react_max_tool_calls_per_step: int = Field(
         8, ge=1, description="Tool calls run per agent round; extra calls get an error result."
     )

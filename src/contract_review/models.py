@@ -512,6 +512,64 @@ class AgentRunInfo(_Model):
     duplicates: int = Field(0, ge=0, description="Risks dropped as repeats of a rule finding.")
 
 
+class Depth(StrEnum):
+    """How much model work a clause gets (SPEC-21). The rules run on every clause whatever
+    its depth: 'skip' skips only the model."""
+
+    SKIP = "skip"
+    QUICK = "quick"
+    STANDARD = "standard"
+    DEEP = "deep"
+
+
+class ClausePlan(_Model):
+    """The plan of one checklist item: depth, the agent's tools and rounds, its place."""
+
+    key: str = Field(description="Finding key of the item (clause id, or clause id#n).")
+    clause_id: str = Field(description="The clause.")
+    depth: Depth = Field(Depth.STANDARD, description="skip / quick / standard / deep.")
+    categories: list[str] = Field(
+        default_factory=list,
+        description="Skill categories whose tools the agent is offered ([]: all of them).",
+    )
+    max_iterations: int = Field(5, ge=0, description="Most agent rounds (0 with 'skip').")
+    order: int = Field(0, ge=0, description="Position in the order clauses start in.")
+    reason: str = Field("", description="Why this depth, in a few words.")
+
+
+class Replan(_Model):
+    """A change of plan made while the review ran: a high risk raised the depth of the
+    clauses it bears on that had not started yet."""
+
+    trigger: str = Field(description="Key of the clause whose high risk caused it.")
+    risk: str = Field(description="That risk's type and description, short.")
+    raised: list[str] = Field(default_factory=list, description="Keys of the clauses made deep.")
+
+
+class ReviewPlan(_Model):
+    """The orchestrator's plan of a review (SPEC-21)."""
+
+    source: str = Field(
+        "playbook", description="'model' (planned by the LLM) or 'playbook' (deterministic)."
+    )
+    note: str = Field("", description="Why the deterministic plan was used, when it was.")
+    clauses: list[ClausePlan] = Field(default_factory=list, description="In start order.")
+    replans: list[Replan] = Field(default_factory=list, description="Changes made on the way.")
+    llm_calls: int = Field(0, ge=0, description="Model calls the planning took.")
+    tokens: int = Field(0, ge=0, description="Tokens the planning took.")
+
+    def of(self, key: str) -> ClausePlan | None:
+        """The plan of one item, by its key."""
+        return next((c for c in self.clauses if c.key == key), None)
+
+    def counts(self) -> dict[str, int]:
+        """Items per depth."""
+        counts = {d.value: 0 for d in Depth}
+        for c in self.clauses:
+            counts[c.depth.value] += 1
+        return counts
+
+
 class ClauseFindings(_Model):
     """Everything the review found for one clause (the scratchpad entry later clauses read)."""
 
@@ -528,11 +586,19 @@ class ClauseFindings(_Model):
         "", description="Why deterministic mode was used (LLM off, timeout, error…); '' for llm."
     )
     agent: AgentRunInfo | None = Field(None, description="The LLM agent's run, when it ran.")
+    plan: ClausePlan | None = Field(
+        None, description="The plan the clause was reviewed under (after any re-plan)."
+    )
     injection_flags: list[str] = Field(
         default_factory=list,
         description="Clause text that tries to instruct an AI reviewer (verbatim), if any.",
     )
     notes: list[str] = Field(default_factory=list, description="Fallbacks, warnings, remarks.")
+
+    @property
+    def planned_rules_only(self) -> bool:
+        """Whether the plan gave the clause no model work ('skip'): rules only by design."""
+        return self.plan is not None and self.plan.depth is Depth.SKIP
 
 
 class Decision(StrEnum):
@@ -633,6 +699,9 @@ class ReviewResult(_Model):
     is_complete: bool = Field(True, description="Whether every checklist item was reviewed.")
     inventory: ClauseInventory | None = Field(
         None, description="The contract's clause inventory, when its domain builds one."
+    )
+    plan: ReviewPlan | None = Field(
+        None, description="The orchestrator's plan (SPEC-21), with the re-plans made on the way."
     )
     llm_model: str | None = Field(None, description="Chat model used, when LLM mode was on.")
     llm_usage: TokenUsage | None = Field(

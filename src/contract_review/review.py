@@ -55,6 +55,7 @@ from contract_review.models import (
     DocumentStructure,
     ReviewChecklistItem,
     ReviewedClause,
+    ReviewPlan,
     ReviewResult,
     TaskDocument,
     TokenUsage,
@@ -658,6 +659,14 @@ def _waiting_state(values: dict[str, Any], log: DecisionLog) -> dict[str, Any]:
     return {**state, **decided_findings(state)}
 
 
+def _final_plan(final: dict[str, Any]) -> ReviewPlan | None:
+    """The plan as made, with every re-plan the branches recorded."""
+    plan: ReviewPlan | None = final.get("review_plan")
+    if plan is None:
+        return None
+    return plan.model_copy(update={"replans": list(final.get("replans") or [])})
+
+
 def _llm_warnings(findings: list[ReviewedClause], llm_on: bool) -> list[str]:
     """What the reader must know about how the clauses were analysed."""
     warnings = []
@@ -668,7 +677,11 @@ def _llm_warnings(findings: list[ReviewedClause], llm_on: bool) -> list[str]:
                 f'(not obeyed; reported as a risk): "{quote[:160]}"'
             )
     if llm_on:
-        fallback = [c for c in findings if c.findings.analysis_mode != "llm"]
+        fallback = [
+            c
+            for c in findings
+            if c.findings.analysis_mode != "llm" and not c.findings.planned_rules_only
+        ]
         reasons = list(dict.fromkeys(c.findings.mode_reason for c in fallback))
         if fallback:
             warnings.append(
@@ -733,6 +746,7 @@ def _write_outputs(
         hidden_text=list(content.hidden_spans) if content else [],
         is_complete=bool(final.get("is_complete")),
         inventory=_inventory(options.domain, structure),
+        plan=_final_plan(final),
         llm_model=llm_model,
         llm_usage=llm_usage,
     )

@@ -53,7 +53,7 @@ def _model(messages: list[dict[str, Any]], info: CallInfo) -> ModelTurn:
 async def test_llm_review_merges_agent_and_rule_findings(saver: BaseCheckpointSaver[Any]) -> None:
     model = FunctionModel(_model)
     graph = build_review_graph(
-        checkpointer=saver, interrupt_before=[], settings=Settings(), llm=model
+        checkpointer=saver, interrupt_before=[], settings=Settings(orchestrator=False), llm=model
     )
     state = _state(approval_policy="all")
     result = await graph.ainvoke(state, _config())
@@ -78,7 +78,7 @@ async def test_llm_review_merges_agent_and_rule_findings(saver: BaseCheckpointSa
 async def test_rejected_redline_is_redrafted_by_the_model(saver: BaseCheckpointSaver[Any]) -> None:
     model = FunctionModel(_model)
     graph = build_review_graph(
-        checkpointer=saver, interrupt_before=[], settings=Settings(), llm=model
+        checkpointer=saver, interrupt_before=[], settings=Settings(orchestrator=False), llm=model
     )
     config = _config()
     first = await graph.ainvoke(_state(approval_policy="interactive"), config)

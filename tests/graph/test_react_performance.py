@@ -70,7 +70,13 @@ def dispatcher() -> SkillDispatcher:
 
 
 def _settings(**overrides: Any) -> Settings:
-    values: dict[str, Any] = {"use_react_agent": True, "react_clause_timeout": 30.0}
+    # The agent on every clause with the configured budget: the orchestrator, which varies
+    # both, has its own tests (test_orchestrator.py).
+    values: dict[str, Any] = {
+        "use_react_agent": True,
+        "react_clause_timeout": 30.0,
+        "orchestrator": False,
+    }
     values.update(overrides)
     return Settings(**values)
 

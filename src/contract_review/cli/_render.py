@@ -138,6 +138,9 @@ def _value(value: Any) -> str:
     return repr(value) if isinstance(value, str) else str(value)
 
 
+_DEPTHS = ("deep", "standard", "quick", "skip")
+
+
 class EventPrinter:
     """Prints review events on `console`, one line each (the `--verbose` view of a review).
 
@@ -209,6 +212,15 @@ class EventPrinter:
             case EventType.INTERRUPT:
                 n = int(data.get("diffs", 0) or 0)
                 return f"waiting for approval of {n} redline(s)", "bold"
+            case EventType.PLAN:
+                counts = data.get("counts") or {}
+                spread = ", ".join(f"{counts.get(d, 0)} {d}" for d in _DEPTHS)
+                note = f" ({data['note']})" if data.get("note") else ""
+                return f"plan by the {data.get('source', '?')}: {spread}{note}", "bold"
+            case EventType.REPLAN:
+                raised = ", ".join(str(k) for k in data.get("raised") or [])
+                risk = short(str(data.get("risk") or ""), 80)
+                return f"{prefix}re-plan: high risk ({risk}) → deep: {raised}", "bold"
         return "", ""
 
     def _done(self, event: ReviewEvent) -> str:
@@ -216,7 +228,8 @@ class EventPrinter:
         mode = str(data.get("mode") or "deterministic")
         reason = " ".join(str(data.get("reason") or "").split())
         parts = [
-            "llm" if mode == "llm" else "rules only",
+            ("llm" if mode == "llm" else "rules only")
+            + (f" ({data['depth']})" if data.get("depth") else ""),
             _plural(int(data.get("risks", 0) or 0), "risk"),
             _plural(int(data.get("diffs", 0) or 0), "redline"),
         ]

@@ -599,6 +599,7 @@ def _method(
                 completion=usage.completion_tokens,
             )
         )
+        lines.extend(_plan_lines(result, m))
     else:
         lines.append(m("method_no_llm"))
     if playbook:
@@ -611,12 +612,32 @@ def _method(
     return lines
 
 
+def _plan_lines(result: ReviewResult, m: Messages) -> list[str]:
+    """How the orchestrator shared the model's work out (LLM mode only: without a model the
+    depth changes nothing)."""
+    plan = result.plan
+    if plan is None or plan.source == "uniform":
+        return []
+    counts = plan.counts()
+    key = "plan_model" if plan.source == "model" else "plan_playbook"
+    lines = [m(key, **counts)]
+    ids = {c.key: c.clause_id for c in plan.clauses}
+    for replan in plan.replans:
+        clause = ids.get(replan.trigger, replan.trigger)
+        lines.append(m("replan", clause=clause, n=len(replan.raised)))
+    return lines
+
+
 def _unchecked(result: ReviewResult, m: Messages, has_baseline: bool, unplaced: int) -> list[str]:
     lines = []
     if not has_baseline:
         lines.append(m("no_baseline"))
     if result.llm_usage is not None:
-        fallback = sum(1 for c in result.clauses if c.findings.analysis_mode != "llm")
+        fallback = sum(
+            1
+            for c in result.clauses
+            if c.findings.analysis_mode != "llm" and not c.findings.planned_rules_only
+        )
         if fallback:
             lines.append(m("llm_fallback", n=fallback))
     unfinished = sum(1 for c in result.clauses if not c.findings.completed)

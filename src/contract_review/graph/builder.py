@@ -40,6 +40,8 @@ from contract_review.models import (
     ApprovalRequest,
     ClauseFindings,
     ClauseNode,
+    ClausePlan,
+    Depth,
     DiffStatus,
     DocumentDiff,
     DocumentRole,
@@ -67,6 +69,7 @@ from ._findings import checked_llm_risks, injection_risks, missing_protections
 from ._json import json_values
 from .context import RunContext, context_from_state, facts_from_state
 from .events import EventType, ReviewEvent, emit
+from .plan import Planner, model_plan, plan_summary, playbook_plan, uniform_plan
 from .prompts import build_react_agent_messages, build_redline_messages
 from .react_agent import AgentOutcome, run_react_agent
 from .state import ClauseIn, ClauseState, ReviewGraphState
@@ -134,6 +137,38 @@ class _ParentNodes:
         if not checklist and structure is not None:
             checklist = _generic_checklist(structure)
         return {**update, "review_checklist": checklist}
+
+    async def plan(self, state: ReviewGraphState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+        """The orchestrator (SPEC-21): the review's plan, by the model in LLM mode (validated,
+        the playbook's plan where it fails), else from the playbook priorities."""
+        items = state.get("review_checklist", [])
+        if state.get("error") or not items:
+            return {}
+        run = self.context(state, runtime)
+        nodes, settings = self.nodes, self.nodes.settings
+        keys = item_keys(items)
+        structure = run.primary
+        positions = _positions_per_item(run.facts, structure, items, keys)
+        if not settings.orchestrator:
+            plan = uniform_plan(items, keys, settings)
+        elif nodes.llm is not None and nodes.health.down_reason is None:
+            categories = sorted({r.category for r in run.dispatcher.list_skills()})
+            plan = await model_plan(
+                nodes.llm,
+                items,
+                keys,
+                structure,
+                positions,
+                settings,
+                our_party=run.facts.our_party,
+                language=run.facts.language,
+                categories=categories,
+            )
+        else:
+            plan = playbook_plan(items, keys, structure, positions, settings)
+        nodes.planners[run.task_id] = Planner(plan, items, keys, structure, settings)
+        emit(ReviewEvent(type=EventType.PLAN, data=plan_summary(plan)))
+        return {"review_plan": plan}
 
     async def collect(
         self, state: ReviewGraphState, runtime: Runtime[RunContext]
@@ -218,6 +253,20 @@ def _clause_positions(
     return applicable(facts.positions, clause.text, clause.title or item.clause_name, item.topics)
 
 
+def _positions_per_item(
+    facts: ReviewContext,
+    structure: DocumentStructure | None,
+    items: Sequence[ReviewChecklistItem],
+    keys: Sequence[str],
+) -> dict[str, int]:
+    """How many playbook positions bear on each item (the plan weighs them)."""
+    counts = {}
+    for key, item in zip(keys, items, strict=True):
+        clause = structure.get_clause(item.clause_id) if structure else None
+        counts[key] = len(_clause_positions(facts, clause, item)) if clause else 0
+    return counts
+
+
 def _generic_checklist(structure: DocumentStructure) -> list[ReviewChecklistItem]:
     return [
         ReviewChecklistItem(
@@ -242,6 +291,11 @@ def item_keys(items: Sequence[ReviewChecklistItem]) -> list[str]:
     return keys
 
 
+def _start_order(branch: ClauseIn) -> int:
+    entry = branch.get("plan")
+    return entry.order if entry is not None else 1 << 30
+
+
 def route_fan_out(state: ReviewGraphState) -> list[Send] | str:
     """One clause branch per checklist item (or straight to the summary)."""
     items = state.get("review_checklist", [])
@@ -252,12 +306,21 @@ def route_fan_out(state: ReviewGraphState) -> list[Send] | str:
     facts = facts_from_state(state) if state.get("documents") else None
     retries = state.get("max_retries", 2)
     kept = state.get("findings") or {}  # a restarted task's unchanged clauses
-    sends = [
-        Send("clause_review", ClauseIn(item=item, key=key, max_retries=retries, facts=facts))
+    plan = state.get("review_plan")
+    branches = [
+        ClauseIn(
+            item=item,
+            key=key,
+            max_retries=retries,
+            facts=facts,
+            plan=plan.of(key) if plan is not None else None,
+        )
         for item, key in zip(items, item_keys(items), strict=True)
         if key not in kept
     ]
-    return sends or "collect"
+    if plan is not None:  # the plan's start order
+        branches.sort(key=_start_order)
+    return [Send("clause_review", b) for b in branches] or "collect"
 
 
 def _approval_payload(
@@ -510,6 +573,8 @@ class _ClauseNodes:
         self.off_reason = off_reason
         self.stream_tokens = stream_tokens and self.settings.llm_stream
         self.health = _LLMHealth(self.settings.llm_max_consecutive_failures)
+        self.planners: dict[str, Planner] = {}
+        """The plan of each running review, by task id (branches take their entry from it)."""
 
     async def clause_analyze(self, s: ClauseState, ctx: RunContext) -> dict[str, Any]:
         """Rules over the item's skills always run; in LLM mode the ReAct agent adds its
@@ -525,11 +590,14 @@ class _ClauseNodes:
                 "retry_count": 0,
                 "mode_reason": "clause not found",
             }
+        planner = self.planners.get(ctx.task_id)
+        plan = planner.start(s["key"]) if planner is not None else s.get("plan")
+        skip = plan is not None and plan.depth is Depth.SKIP
         # The agent's first request goes out before the rules run, so their CPU time overlaps
         # the model's latency instead of adding to every clause's critical path (SPEC-35).
         agent: asyncio.Task[AgentOutcome | dict[str, Any]] | None = None
-        if self.llm is not None and self.health.down_reason is None:
-            agent = asyncio.create_task(self._run_agent(s, clause, structure, ctx))
+        if self.llm is not None and self.health.down_reason is None and not skip:
+            agent = asyncio.create_task(self._run_agent(s, clause, structure, ctx, plan))
         try:
             risks, notes, flags, favourable = await self._rules(s, clause, structure, ctx)
             outcome = await agent if agent is not None else None
@@ -545,15 +613,28 @@ class _ClauseNodes:
             "favourable": favourable,
             "mode": "deterministic",
             "mode_reason": self.off_reason,
+            "plan": plan,
         }
-        if self.llm is None:
-            return out
-        if outcome is None:
-            return {**out, "mode_reason": f"LLM endpoint unusable: {self.health.down_reason}"}
-        if isinstance(outcome, dict):  # fell back: reason and agent info
-            return {**out, **outcome}
-        offered = frozenset(p.id for p in _clause_positions(ctx.facts, clause, s["item"]))
-        return {**out, **self._merge(clause, outcome, risks, notes, offered)}
+        if self.llm is not None and skip:
+            out["mode_reason"] = "planned: rules only (skip)"
+        elif self.llm is not None and outcome is None:
+            out["mode_reason"] = f"LLM endpoint unusable: {self.health.down_reason}"
+        elif isinstance(outcome, dict):  # fell back: reason and agent info
+            out.update(outcome)
+        elif outcome is not None:
+            offered = frozenset(p.id for p in _clause_positions(ctx.facts, clause, s["item"]))
+            out.update(self._merge(clause, outcome, risks, notes, offered))
+        replan = planner.after(s["key"], out["risks"]) if planner is not None else None
+        if replan is not None:
+            emit(
+                ReviewEvent(
+                    type=EventType.REPLAN,
+                    clause_id=clause.clause_id,
+                    data=replan.model_dump(mode="json"),
+                )
+            )
+            out["replans"] = [replan]
+        return out
 
     async def _rules(
         self,
@@ -598,11 +679,16 @@ class _ClauseNodes:
         clause: ClauseNode,
         structure: DocumentStructure,
         ctx: RunContext,
+        plan: ClausePlan | None = None,
     ) -> AgentOutcome | dict[str, Any]:
-        """The ReAct agent on the clause within the clause time limit (SPEC-35): its outcome,
-        or the fallback's `mode_reason` and agent info."""
+        """The ReAct agent on the clause within the clause time limit (SPEC-35), with the
+        plan's rounds and tools: its outcome, or the fallback's `mode_reason` and agent
+        info."""
         assert self.llm is not None
         item, facts, settings = s["item"], ctx.facts, self.settings
+        rounds = plan.max_iterations if plan is not None else settings.react_max_iterations
+        # More rounds need more time: the limit grows with the rounds beyond the default.
+        timeout = settings.react_clause_timeout * max(1.0, rounds / settings.react_max_iterations)
         messages = build_react_agent_messages(
             language=facts.language,
             our_party=facts.our_party,
@@ -614,7 +700,7 @@ class _ClauseNodes:
             domain_id=facts.domain_id,
             suggested_skills=item.required_skills,
             dispatcher=ctx.dispatcher,
-            max_iterations=settings.react_max_iterations,
+            max_iterations=rounds,
             domain_subtype=facts.domain_subtype,
             positions=_clause_positions(facts, clause, item),
         )
@@ -627,23 +713,22 @@ class _ClauseNodes:
                     clause.clause_id,
                     structure,
                     facts,
-                    max_iterations=settings.react_max_iterations,
+                    max_iterations=rounds,
                     temperature=settings.react_temperature,
                     max_tool_calls_per_step=settings.react_max_tool_calls_per_step,
                     stream_tokens=self.stream_tokens,
+                    categories=plan.categories if plan is not None else (),
                 ),
-                timeout=settings.react_clause_timeout,
+                timeout=timeout,
             )
         except TimeoutError:
-            limit = f"{settings.react_clause_timeout:g}"
+            limit = f"{timeout:g}"
             logger.info("react clause=%s timed out after %s s; rules only", clause.clause_id, limit)
             if self.health.record(False, f"timed out after {limit} s"):
                 self._warn_down(clause.clause_id)
             return {
                 "mode_reason": f"LLM agent timed out after {limit} s",
-                "agent": AgentRunInfo(
-                    stop_reason="timeout", elapsed_seconds=settings.react_clause_timeout
-                ),
+                "agent": AgentRunInfo(stop_reason="timeout", elapsed_seconds=timeout),
             }
         info = outcome.info
         # a model that answers garbage for clause after clause is as unusable as a dead one
@@ -775,6 +860,7 @@ class _ClauseNodes:
             analysis_mode=s.get("mode", "deterministic"),
             mode_reason=s.get("mode_reason", ""),
             agent=s.get("agent"),
+            plan=s.get("plan"),
             injection_flags=s.get("injection_flags", []),
             favourable=s.get("favourable", []),
             notes=s.get("notes", []),
@@ -797,10 +883,15 @@ class _ClauseNodes:
                     "reason": finding.mode_reason,
                     "risks": len(finding.risks),
                     "diffs": len(finding.diffs),
+                    "depth": finding.plan.depth.value if finding.plan else None,
                 },
             )
         )
-        return {"findings": {s["key"]: finding}, "current_clause_index": 1}
+        return {
+            "findings": {s["key"]: finding},
+            "current_clause_index": 1,
+            "replans": s.get("replans", []),
+        }
 
 
 def _span(d: DocumentDiff) -> tuple[int, int] | None:
@@ -928,9 +1019,9 @@ def build_review_graph(
     g.add_node("summarize", node_summarize)
     g.add_edge(START, "init")
     g.add_edge("init", "parse_document")
-    g.add_conditional_edges(
-        "parse_document", route_fan_out, ["clause_review", "collect", "summarize"]
-    )
+    g.add_node("plan", parents.plan)
+    g.add_edge("parse_document", "plan")
+    g.add_conditional_edges("plan", route_fan_out, ["clause_review", "collect", "summarize"])
     g.add_edge("clause_review", "collect")
     g.add_edge("collect", "human_approval")
     g.add_conditional_edges(

@@ -33,6 +33,8 @@ class EventType(StrEnum):
     DIFF_PROPOSED = "diff_proposed"
     INTERRUPT = "interrupt"
     WARNING = "warning"
+    PLAN = "plan"
+    REPLAN = "replan"
 
 
 class ReviewEvent(BaseModel):
@@ -52,8 +54,9 @@ class ReviewEvent(BaseModel):
     )
     data: dict[str, Any] = Field(
         default_factory=dict,
-        description="Details: clause_done {mode, risks, diffs, reason}; diff_proposed: the diff; "
-        "interrupt {diffs}.",
+        description="Details: clause_done {mode, risks, diffs, reason, depth}; diff_proposed: "
+        "the diff; interrupt {diffs}; plan {source, counts, note}; replan {trigger, risk, "
+        "raised}.",
     )
 
 

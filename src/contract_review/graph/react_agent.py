@@ -21,6 +21,7 @@ import json
 import logging
 import operator
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import cache
@@ -432,12 +433,23 @@ async def run_react_agent(
     temperature: float = 0.1,
     max_tool_calls_per_step: int = 8,
     stream_tokens: bool = True,
+    categories: Sequence[str] = (),
 ) -> AgentOutcome:
     """Run the agent on one clause; never raises for model or tool failures (the outcome's
-    `info.stop_reason` says what happened)."""
+    `info.stop_reason` says what happened). `categories` limits the tools offered to those
+    skill categories (SPEC-21's `category_filter`; empty: every tool)."""
     started = time.perf_counter()
     facts = ReviewContext.from_state(state)
-    tools = dispatcher.get_tool_definitions(domain_filter=facts.domain_id)
+    if categories:
+        tools = [
+            tool
+            for category in dict.fromkeys(categories)
+            for tool in dispatcher.get_tool_definitions(
+                domain_filter=facts.domain_id, category_filter=category
+            )
+        ]
+    else:
+        tools = dispatcher.get_tool_definitions(domain_filter=facts.domain_id)
     if not tools:
         logger.info("react clause=%s: no tools available; agent not run", clause_id)
         return AgentOutcome(

@@ -12,10 +12,13 @@ from contract_review.models import (
     AgentRunInfo,
     ApprovalRequest,
     ClauseFindings,
+    ClausePlan,
     DocumentDiff,
     DocumentStructure,
     FavourableTerm,
+    Replan,
     ReviewChecklistItem,
+    ReviewPlan,
     RiskPoint,
     TaskDocument,
 )
@@ -53,6 +56,10 @@ class ReviewGraphState(TypedDict, total=False):
 
     # plan
     review_checklist: list[ReviewChecklistItem]
+    review_plan: ReviewPlan | None
+    """The orchestrator's plan (SPEC-21): depth, tools and rounds per item, start order."""
+    replans: Annotated[list[Replan], operator.add]
+    """Changes of plan made while the clauses ran (at most one per run)."""
     current_clause_index: Annotated[int, operator.add]
     """How many checklist items are done (each branch adds one)."""
 
@@ -99,6 +106,8 @@ class ClauseIn(TypedDict):
 
     item: ReviewChecklistItem
     key: str
+    plan: NotRequired[ClausePlan | None]
+    """The item's entry of the plan as made (a re-plan may raise it when the branch starts)."""
     max_retries: int
     """Redrafts of the clause's redlines while validation fails."""
     facts: NotRequired[ReviewContext | None]
@@ -124,3 +133,5 @@ class ClauseState(ClauseIn, total=False):
     """Terms that burden the other side (the report's 'favourable to us')."""
     suggestions: dict[str, str]
     """Risk id → the model's minimal replacement of the risk's quote."""
+    replans: list[Replan]
+    """The change of plan this clause's findings caused (handed to the review's state)."""

@@ -3,7 +3,9 @@ LLM benchmark. It never runs in a real review.
 
 Round 1 calls the clause tools it is offered (context and financial terms, together); round 2
 answers with one medium risk quoting the clause's first full sentence verbatim. So a review
-against it makes exactly two model calls per clause, like a well-behaved model.
+against it makes exactly two model calls per clause the plan gives the model, like a
+well-behaved model. Asked for the review's plan (SPEC-21), it keeps the depth the priorities
+suggest for each clause, in the order given: one call per review.
 """
 
 from __future__ import annotations
@@ -32,8 +34,32 @@ def clause_text_of(messages: list[dict[str, Any]]) -> str:
     return ""
 
 
+def _plan_rows(messages: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
+    """The clause rows of a planning request (None for any other request)."""
+    user = next((m for m in messages if m.get("role") == "user"), None)
+    content = str(user.get("content") or "") if user else ""
+    if not content.startswith(("Clauses (one JSON object per line", "条款（每行一个 JSON")):
+        return None
+    rows = []
+    for line in content.splitlines()[1:]:
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(row, dict):
+            rows.append(row)
+    return rows
+
+
 def stand_in_reviewer(messages: list[dict[str, Any]], info: CallInfo) -> ModelTurn:
     """The stand-in's answer to one agent turn (usable as a `FunctionModel` function)."""
+    plan = _plan_rows(messages) if not info.tools else None
+    if plan is not None:
+        entries = [
+            {"key": r.get("key"), "depth": r.get("suggested", "standard"), "reason": "suggested"}
+            for r in plan
+        ]
+        return ModelTurn(text=json.dumps(entries, ensure_ascii=False))
     offered = {t["function"]["name"] for t in info.tools}
     called = any(m.get("role") == "tool" for m in messages)
     wanted = [t for t in _FIRST_ROUND_TOOLS if t in offered]

@@ -17,6 +17,8 @@ Event types (the SSE `event:` field) and their `data` (JSON):
 | `clause_done` | `{"clause": "4.2", "risks": n}` |
 | `diff_proposed` | `{"clause": "4.2", "diff_id": …}` |
 | `warning` | `{"message": …}` |
+| `plan` | `{"source": "model" \\| "playbook" \\| "uniform", "counts": {"deep": n, …}, "note": …}` |
+| `replan` | `{"clause": "14.2", "trigger": …, "risk": …, "raised": ["17.1", …]}` |
 | `approval_required` | `{"pending": [diff, …]}` — each diff with its clause and risk |
 | `decision` | `{"diff_id": …, "decision": "approve" \\| "reject", "reviewer": …, "pending": n}` |
 | `review_complete` | `{"outputs": ["report.html", …], "counts": {…}}` |
@@ -43,6 +45,8 @@ EVENT_TYPES = (
     "clause_done",
     "diff_proposed",
     "warning",
+    "plan",
+    "replan",
     "approval_required",
     "decision",
     "review_complete",

@@ -49,6 +49,8 @@ def _on_event(log: EventLog, task_id: str) -> Any:
             log.append(task_id, "diff_proposed", proposed)
         elif kind is EventType.WARNING:
             log.append(task_id, "warning", {"message": event.text or ""})
+        elif kind in (EventType.PLAN, EventType.REPLAN):
+            log.append(task_id, kind.value, {"clause": clause, **event.data})
         # model tokens are not stored (live only; the web app does not stream them)
 
     return send
