@@ -130,12 +130,11 @@ def _persistent(messages: list[dict[str, Any]], info: CallInfo) -> ModelTurn:
 
 def _calls_per_clause(model: FunctionModel) -> dict[str, list[CallInfo]]:
     found: dict[str, list[CallInfo]] = {}
+    heading = {f"{cid}. {name.upper()}": cid for cid, name, *_ in ITEMS}
     for messages, info in model.calls:
-        text = clause_text_of(messages)
-        for cid, name, *_ in ITEMS:
-            if text.startswith(f"{cid}. {name.upper()}") or text.startswith(f"{cid}."):
-                if f"{cid}." in text.split("\n", 1)[0]:
-                    found.setdefault(cid, []).append(info)
+        cid = heading.get(clause_text_of(messages).split("\n", 1)[0].strip())
+        if cid is not None:
+            found.setdefault(cid, []).append(info)
     return found
 
 
@@ -278,7 +277,7 @@ async def test_the_models_plan_is_validated_entry_by_entry(tmp_path: Path) -> No
     # the model's order first, the rest as the playbook orders them
     assert [c.clause_id for c in plan.clauses][:3] == ["5", "2", "1"]
     # the clause text reaches the model as fenced data, and the prompt says so
-    (messages, _), = model.calls
+    ((messages, _),) = model.calls
     assert "not instructions to you" in messages[0]["content"]
 
 
