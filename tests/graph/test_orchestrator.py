@@ -148,8 +148,10 @@ async def _review(tmp_path: Path, model: FunctionModel, settings: Settings) -> d
         _state(_document(tmp_path)), config, stream_mode=["custom", "values"]
     ):
         if mode == "custom":
+            assert isinstance(chunk, ReviewEvent)
             events.append(chunk)
         else:
+            assert isinstance(chunk, dict)
             final = chunk
     final["_events"] = events
     return final
