@@ -25,7 +25,7 @@ from contract_review.errors import LLMError
 from contract_review.models import TokenUsage
 from contract_review.text import redact_secrets
 from contract_review.text.matching import TAG_CHARACTERS
-from contract_review.types import ChatModel, TokenCallback
+from contract_review.types import ChatModel, TokenCallback, record_call_usage
 
 __all__ = ["ChatModel", "LLMClient", "LLMError", "TokenCallback", "TokenUsage"]
 
@@ -369,6 +369,7 @@ class LLMClient:
         if usage is not None:
             self.usage.prompt_tokens += usage.prompt_tokens or 0
             self.usage.completion_tokens += usage.completion_tokens or 0
+            record_call_usage(usage.prompt_tokens or 0, usage.completion_tokens or 0)
         if self.on_usage is not None:
             self.on_usage(self.usage)
 

@@ -79,6 +79,7 @@ from contract_review.tasks import (
     save_manifest,
 )
 from contract_review.text import redact_secrets
+from contract_review.transcripts import TranscriptLog, transcript_path
 
 __all__ = [
     "ReviewOptions",
@@ -214,7 +215,12 @@ def _run_context(
         criteria_path=str(options.criteria) if options.criteria else None,
     ).with_baselines(plugin)
     return RunContext(
-        facts=facts, dispatcher=dispatcher, settings=settings, plugin=plugin, side=side
+        facts=facts,
+        dispatcher=dispatcher,
+        settings=settings,
+        plugin=plugin,
+        side=side,
+        transcripts=TranscriptLog(manifest.task_id, settings),
     )
 
 
@@ -351,7 +357,10 @@ async def _run(
         result, llm_on, waiting = await _run_graph(manifest, docs, side, state, settings, hooks)
         usage = manifest.llm_usage if llm_on else None
         model = settings.llm_model if usage is not None else None
-        outputs = _write_outputs(manifest, docs, result, llm_model=model, llm_usage=usage)
+        audit = transcript_path(manifest.task_id, settings) if llm_on else None
+        outputs = _write_outputs(
+            manifest, docs, result, llm_model=model, llm_usage=usage, transcripts=audit
+        )
     except BaseException as exc:
         _record_end(manifest, exc)
         save_manifest(manifest, settings)
@@ -405,7 +414,8 @@ async def pending_redlines(task_id: str, settings: Settings | None = None) -> li
 
 
 async def delete_task(task_id: str, settings: Settings | None = None) -> None:
-    """Remove a task's checkpoints (every run's thread), manifest and decision log."""
+    """Remove a task's checkpoints (every run's thread), manifest, decision log and
+    transcripts."""
     settings = settings or get_settings()
     manifest = load_manifest(task_id, settings)
     threads = [task_id, *(f"{task_id}.r{n}" for n in range(1, manifest.restarts + 1))]
@@ -413,6 +423,7 @@ async def delete_task(task_id: str, settings: Settings | None = None) -> None:
         for thread in threads:
             await saver.adelete_thread(thread)
     DecisionLog(task_id, settings).path.unlink(missing_ok=True)
+    transcript_path(task_id, settings).unlink(missing_ok=True)
     (settings.state_dir / "tasks" / f"{task_id}.json").unlink(missing_ok=True)
 
 
@@ -705,6 +716,7 @@ def _write_outputs(
     *,
     llm_model: str | None = None,
     llm_usage: TokenUsage | None = None,
+    transcripts: Path | None = None,
 ) -> dict[str, str]:
     options = manifest.options
     primary = docs[0]
@@ -758,6 +770,10 @@ def _write_outputs(
     staging.mkdir(parents=True)
     try:
         staged = _export(result, docs, final, manifest, staging)
+        if transcripts is not None and transcripts.is_file():
+            # the audit file of the model's work (not part of the client's report)
+            staged["transcripts"] = staging / "transcripts.jsonl"
+            shutil.copyfile(transcripts, staged["transcripts"])
         for path in staged.values():
             os.replace(path, out / path.name)
     finally:

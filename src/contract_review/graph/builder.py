@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
 from typing import Any, cast
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -163,6 +164,7 @@ class _ParentNodes:
                 our_party=run.facts.our_party,
                 language=run.facts.language,
                 categories=categories,
+                record=run.transcripts.append if run.transcripts else None,
             )
         else:
             plan = playbook_plan(items, keys, structure, positions, settings)
@@ -722,6 +724,7 @@ class _ClauseNodes:
                 timeout=timeout,
             )
         except TimeoutError:
+            self._transcript(ctx, s, plan, messages, None, timeout)
             limit = f"{timeout:g}"
             logger.info("react clause=%s timed out after %s s; rules only", clause.clause_id, limit)
             if self.health.record(False, f"timed out after {limit} s"):
@@ -731,6 +734,7 @@ class _ClauseNodes:
                 "agent": AgentRunInfo(stop_reason="timeout", elapsed_seconds=timeout),
             }
         info = outcome.info
+        self._transcript(ctx, s, plan, messages, outcome, info.elapsed_seconds)
         # a model that answers garbage for clause after clause is as unusable as a dead one
         failed = info.stop_reason in ("llm_error", "unparseable")
         reason = info.error or ("answer unreadable" if info.stop_reason == "unparseable" else "")
@@ -747,6 +751,45 @@ class _ClauseNodes:
             detail = f": {info.error}" if info.error else ""
             return {"mode_reason": why + detail, "agent": info}
         return outcome
+
+    def _transcript(
+        self,
+        ctx: RunContext,
+        s: ClauseState,
+        plan: ClausePlan | None,
+        prompt: list[dict[str, Any]],
+        outcome: AgentOutcome | None,
+        seconds: float,
+    ) -> None:
+        """Keep the clause's conversation for audit (a timed-out run keeps its prompt)."""
+        if ctx.transcripts is None:
+            return
+        turns = outcome.turns if outcome else []
+        messages = outcome.messages if outcome else prompt
+        last = messages[-1] if messages else {}
+        ctx.transcripts.append(
+            {
+                "kind": "agent",
+                "clause_id": s["item"].clause_id,
+                "key": s["key"],
+                "ended_at": datetime.now(UTC).isoformat(),
+                "model": self.settings.llm_model,
+                "plan": plan.model_dump(mode="json") if plan else None,
+                "stop_reason": outcome.info.stop_reason if outcome else "timeout",
+                "elapsed_seconds": round(seconds, 3),
+                "messages": messages,
+                "tool_calls": outcome.tool_calls if outcome else [],
+                "turns": turns,
+                "final_answer": str(last.get("content") or "")
+                if last.get("role") == "assistant"
+                else "",
+                "tokens": {
+                    "prompt": sum(t.get("prompt_tokens") or 0 for t in turns),
+                    "completion": sum(t.get("completion_tokens") or 0 for t in turns),
+                },
+                "risks_proposed": outcome.info.risks_proposed if outcome else 0,
+            }
+        )
 
     def _warn_down(self, clause_id: str) -> None:
         """The one warning of a review whose endpoint went down."""

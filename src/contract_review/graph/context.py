@@ -18,6 +18,7 @@ from contract_review.parties import OurSide, Party
 from contract_review.plugins.registry import DomainPlugin, get_plugin, plugin_for
 from contract_review.skills.context import ReviewContext
 from contract_review.skills.dispatcher import SkillDispatcher
+from contract_review.transcripts import TranscriptLog
 
 __all__ = ["RunContext", "context_from_state", "facts_from_state"]
 
@@ -40,6 +41,8 @@ class RunContext:
     """Redrafts of a clause's redlines while validation fails."""
     side: OurSide = field(default_factory=OurSide)
     """Whom the review acts for (a party of the contract, or neutral)."""
+    transcripts: TranscriptLog | None = None
+    """Where the model's conversations are kept for audit (None: not kept)."""
 
     @property
     def task_id(self) -> str:

@@ -17,7 +17,9 @@ shared topic or topic family, or a cross-reference either way) to 'deep'.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -37,6 +39,7 @@ from contract_review.models import (
     RiskLevel,
     RiskPoint,
 )
+from contract_review.transcripts import PLAN
 from contract_review.types import ChatModel
 
 from ._json import json_values
@@ -169,6 +172,7 @@ async def model_plan(
     our_party: str,
     language: str,
     categories: Sequence[str],
+    record: Callable[[dict[str, Any]], None] | None = None,
 ) -> ReviewPlan:
     """The model's plan, validated entry by entry over the deterministic one; the
     deterministic plan (with the reason in `note`) when the model fails or answers no plan."""
@@ -198,15 +202,36 @@ async def model_plan(
         categories=list(categories),
         max_rounds=rounds_for(Depth.DEEP, settings),
     )
-    before = (llm.usage.calls, llm.usage.total_tokens)
+    before = (llm.usage.calls, llm.usage.prompt_tokens, llm.usage.completion_tokens)
+    started = time.perf_counter()
+    answer, error = "", ""
     try:
         answer = await llm.chat(messages, temperature=0.0)
     except Exception as exc:  # the plan is an optimisation: a failed call falls back
-        return fallback.model_copy(update={"note": f"the model could not plan: {_short(exc)}"})
+        error = _short(exc)
     spent = {
         "llm_calls": llm.usage.calls - before[0],
-        "tokens": llm.usage.total_tokens - before[1],
+        "tokens": llm.usage.total_tokens - before[1] - before[2],
     }
+    if record is not None:  # the conversation, for audit (transcripts)
+        record(
+            {
+                "kind": "plan",
+                "clause_id": PLAN,
+                "ended_at": datetime.now(UTC).isoformat(),
+                "stop_reason": "llm_error" if error else "final_answer",
+                "elapsed_seconds": round(time.perf_counter() - started, 3),
+                "messages": [*messages, {"role": "assistant", "content": answer}],
+                "final_answer": answer,
+                "error": error,
+                "tokens": {
+                    "prompt": llm.usage.prompt_tokens - before[1],
+                    "completion": llm.usage.completion_tokens - before[2],
+                },
+            }
+        )
+    if error:
+        return fallback.model_copy(update={"note": f"the model could not plan: {error}"})
     raw = _answer_entries(answer)
     if raw is None:
         note = "the model's plan was unreadable (no JSON list of clauses)"

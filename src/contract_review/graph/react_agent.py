@@ -22,7 +22,7 @@ import logging
 import operator
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from functools import cache
 from typing import Annotated, Any, Literal
@@ -39,7 +39,7 @@ from contract_review.skills.context import ReviewContext, SkillState
 from contract_review.skills.dispatcher import SkillDispatcher
 from contract_review.skills.risks import is_chinese
 from contract_review.skills.tool_adapter import parse_tool_calls
-from contract_review.types import ChatModel
+from contract_review.types import ChatModel, clear_call_usage, last_call_usage
 
 from ._json import json_values
 from .events import EventType, ReviewEvent, emit, short
@@ -93,6 +93,9 @@ class AgentState(TypedDict, total=False):
     parsed: bool
     """Whether the final answer was a JSON list of risks."""
     metadata: AgentRunInfo
+    turns: Annotated[list[dict[str, Any]], operator.add]
+    """Each model call: {"step", "seconds", "prompt_tokens", "completion_tokens", "forced",
+    "error"} (the transcript's timing and tokens)."""
 
 
 @dataclass
@@ -126,6 +129,10 @@ class AgentOutcome:
     """Whether the final answer was a JSON list of risks."""
     endpoint_down: bool = False
     """The model endpoint is unusable (unreachable, or refuses us)."""
+    turns: list[dict[str, Any]] = field(default_factory=list)
+    """Each model call's step, seconds and tokens."""
+    tool_calls: list[dict[str, Any]] = field(default_factory=list)
+    """Each tool call: step, name, arguments and the result the model read."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -229,6 +236,7 @@ async def node_agent(state: AgentState, runtime: Runtime[AgentContext]) -> dict[
         emit(ReviewEvent(type=EventType.LLM_TOKEN, clause_id=ctx.clause_id, text=token))
 
     update: dict[str, Any] = {"current_step": step}  # one model call per step
+    clear_call_usage()
     try:
         text, calls = await ctx.llm.chat_with_tools(
             messages + added,
@@ -244,6 +252,7 @@ async def node_agent(state: AgentState, runtime: Runtime[AgentContext]) -> dict[
         emit(ReviewEvent(type=EventType.NODE_END, clause_id=ctx.clause_id, node="agent"))
         return {
             **update,
+            "turns": [_turn(step, started, forced, short(str(exc), 300))],
             "messages": added,
             "stop": True,
             "stop_reason": "llm_error",
@@ -267,7 +276,20 @@ async def node_agent(state: AgentState, runtime: Runtime[AgentContext]) -> dict[
         f" stop={forced}" if forced else "",
     )
     emit(ReviewEvent(type=EventType.NODE_END, clause_id=ctx.clause_id, node="agent"))
-    return {**update, "messages": [*added, message]}
+    return {**update, "messages": [*added, message], "turns": [_turn(step, started, forced)]}
+
+
+def _turn(step: int, started: float, forced: str | None, error: str = "") -> dict[str, Any]:
+    """One model call as the transcript records it (tokens as the model reported them)."""
+    usage = last_call_usage()
+    return {
+        "step": step,
+        "seconds": round(time.perf_counter() - started, 3),
+        "prompt_tokens": usage.prompt_tokens if usage else None,
+        "completion_tokens": usage.completion_tokens if usage else None,
+        "forced": forced or "",
+        "error": error,
+    }
 
 
 def should_continue(state: AgentState) -> Literal["tools", "finalize"]:
@@ -488,6 +510,15 @@ async def run_react_agent(
         info=info,
         parsed=bool(final.get("parsed")),
         endpoint_down=bool(final.get("endpoint_down")),
+        turns=final.get("turns", []),
+        tool_calls=[
+            {**call, "result": result}
+            for call, result in zip(
+                final.get("tool_call_history", []),
+                final.get("tool_result_history", []),
+                strict=False,
+            )
+        ],
     )
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from contract_review.errors import LLMError
 from contract_review.models import TokenUsage
-from contract_review.types import TokenCallback
+from contract_review.types import TokenCallback, record_call_usage
 
 from ._wire import wire_tool_calls, words
 
@@ -78,11 +78,12 @@ class FunctionModel:
         if inspect.isawaitable(answer):
             answer = await answer
         turn = ModelTurn(text=answer) if isinstance(answer, str) else answer
+        prompt = _estimate_tokens(json.dumps(snapshot, ensure_ascii=False))
+        completion = _estimate_tokens(turn.text + json.dumps(turn.tool_calls, ensure_ascii=False))
         self.usage.calls += 1
-        self.usage.prompt_tokens += _estimate_tokens(json.dumps(snapshot, ensure_ascii=False))
-        self.usage.completion_tokens += _estimate_tokens(
-            turn.text + json.dumps(turn.tool_calls, ensure_ascii=False)
-        )
+        self.usage.prompt_tokens += prompt
+        self.usage.completion_tokens += completion
+        record_call_usage(prompt, completion)
         return turn
 
     async def chat(

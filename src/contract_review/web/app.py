@@ -39,6 +39,7 @@ from contract_review.tasks import (
     new_task_id,
     save_manifest,
 )
+from contract_review.transcripts import read_transcripts, summary
 from contract_review.web.auth import (
     COOKIE,
     Caller,
@@ -357,6 +358,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if not path.is_file():
             raise HTTPException(409, "the review has no findings yet")
         return Response(path.read_bytes(), media_type="application/json")
+
+    @app.get("/api/reviews/{task_id}/transcripts")
+    async def transcripts(task_id: str, who: Authed) -> list[dict[str, Any]]:
+        """Per clause the model worked on: runs, rounds, tool calls, tokens, seconds (audit)."""
+        own(task_id, who)
+        return summary(await asyncio.to_thread(read_transcripts, task_id, settings))
+
+    @app.get("/api/reviews/{task_id}/transcripts/{clause_id}")
+    async def clause_transcript(task_id: str, clause_id: str, who: Authed) -> list[dict[str, Any]]:
+        """A clause's conversations with the model ('(plan)': the review's plan): messages,
+        tool calls with arguments and results, final answer, timing, tokens."""
+        own(task_id, who)
+        entries = await asyncio.to_thread(read_transcripts, task_id, settings, clause_id)
+        if not entries:
+            raise HTTPException(404, f"no transcript of clause {clause_id}")
+        return entries
 
     @app.get("/api/reviews/{task_id}/diffs")
     async def diffs(
