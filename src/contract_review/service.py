@@ -8,12 +8,16 @@ calls these; the web app calls the same ones. Nothing here talks to a terminal o
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from contract_review.config import Settings, get_settings
 from contract_review.errors import InputError
 from contract_review.models import ApprovalRequest
 from contract_review.tasks import ReviewOptions, TaskManifest, list_tasks, load_manifest
+
+if TYPE_CHECKING:
+    from contract_review.playbook.memory import Lesson
 
 __all__ = ["ReviewService"]
 
@@ -71,6 +75,33 @@ class ReviewService:
 
         self._not_running(task_id)
         await delete_task(task_id, self.settings)
+
+    def remember(
+        self, task_id: str, playbook: Path, diff_ids: Iterable[str] | None = None
+    ) -> list[Lesson]:
+        """Keep the task's decisions that teach (its edits and rejections with feedback; those
+        of `diff_ids` when given) as amended positions in the `playbook` file the lawyer
+        names; returns each decision's lesson (an amended position, or why not)."""
+        from contract_review.decisions import DecisionLog
+        from contract_review.models import ReviewResult
+        from contract_review.playbook.memory import lessons, remember
+        from contract_review.review import review_positions
+
+        manifest = load_manifest(task_id, self.settings)
+        findings = manifest.options.out / "findings.json"
+        if not findings.is_file():
+            raise InputError(f"review task {task_id} has no findings yet: nothing to remember")
+        result = ReviewResult.model_validate_json(findings.read_bytes())
+        decisions = DecisionLog(task_id, self.settings).load()
+        wanted = list(diff_ids) if diff_ids is not None else None
+        unknown = [d for d in wanted or [] if d not in decisions]
+        if unknown:
+            raise InputError(f"no decision on redline {unknown[0]} in review task {task_id}")
+        found = lessons(result, review_positions(manifest.options, result), decisions, wanted)
+        amended = [lesson.position for lesson in found if lesson.position is not None]
+        if amended:
+            remember(playbook, amended, manifest.options.domain)
+        return found
 
     def status(self, task_id: str) -> TaskManifest:
         """Where a task stands (status, counts, outputs, the command that carries it on)."""

@@ -807,6 +807,12 @@ def resume(
     _report_task(manifest)
 
 
+_REMEMBER_HELP = (
+    "Keep your edits and rejections with feedback as amended positions in this playbook file "
+    "(.yaml/.json; one per client or matter), for later reviews' --criteria."
+)
+
+
 @app.command()
 def approve(
     task_id: Annotated[str, typer.Argument(help="Task id (see 'list').")],
@@ -819,6 +825,7 @@ def approve(
     ] = None,
     reviewer: Annotated[str | None, typer.Option(help=_REVIEWER_HELP)] = None,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help=_VERBOSE_HELP)] = False,
+    remember: Annotated[Path | None, typer.Option(help=_REMEMBER_HELP)] = None,
 ) -> None:
     """Decide a review's pending redlines — at the terminal, or from a file — then write its
     outputs again (a rejection with feedback is redrafted and asked about in turn)."""
@@ -827,6 +834,8 @@ def approve(
 
     service = ReviewService()
     with user_errors():
+        if remember is not None:
+            _check_memory(remember)
         manifest = service.status(task_id)
         if manifest.current_status() == "complete":
             raise InputError(f"review task {task_id} is complete: no redline waits for a decision")
@@ -845,6 +854,59 @@ def approve(
             )
         )
     _report_task(manifest)
+    if remember is not None:
+        with user_errors():
+            _say_lessons(service.remember(task_id, remember), remember)
+
+
+def _check_memory(path: Path) -> None:
+    """A playbook file that can hold remembered positions, checked before any work."""
+    from contract_review.playbook.files import FULL_FORMAT
+
+    if path.suffix.lower() not in FULL_FORMAT:
+        raise InputError(
+            f"--remember {path}: remembered positions are kept in a .yaml, .yml or .json playbook"
+        )
+    if path.exists() and not path.is_file():
+        raise InputError(f"--remember {path}: not a file")
+
+
+def _say_lessons(found: list[Any], path: Path) -> None:
+    kept = [lesson for lesson in found if lesson.position is not None]
+    for lesson in found:
+        if lesson.position is None:
+            _err.print(
+                f"  redline {lesson.diff_id} (clause {lesson.clause_id}) not remembered: "
+                f"{lesson.why_not}",
+                markup=False,
+                soft_wrap=True,
+            )
+    if kept:
+        ids = ", ".join(dict.fromkeys(lesson.position.id for lesson in kept))
+        _err.print(
+            f"remembered {len(kept)} decision(s) in {path}: {ids}", markup=False, soft_wrap=True
+        )
+    elif not found:
+        _err.print("nothing to remember: no edit and no rejection with feedback", markup=False)
+
+
+@app.command("remember")
+def remember_decisions(
+    task_id: Annotated[str, typer.Argument(help="Task id.")],
+    playbook: Annotated[Path, typer.Argument(help="Playbook file to keep them in (.yaml/.json).")],
+    diff: Annotated[
+        list[str] | None, typer.Option(help="Only this redline's decision (repeatable).")
+    ] = None,
+) -> None:
+    """Keep a review's edits and rejections with feedback as amended positions of a playbook
+    file you name (your wording becomes the redline language, your feedback the rationale);
+    later reviews use it with --criteria."""
+    from contract_review.service import ReviewService
+
+    with user_errors():
+        _check_memory(playbook)
+        found = ReviewService().remember(task_id, playbook, diff)
+    _say_lessons(found, playbook)
 
 
 @app.command()

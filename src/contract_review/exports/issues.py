@@ -517,6 +517,7 @@ def build_view(
     )
     view.verdict = _verdict(view)
     view.method = _method(result, m, playbook_name, len(positions), user_playbook)
+    view.method.extend(_remembered_lines(result, positions, m))
     view.unchecked = _unchecked(result, m, has_baseline, len(unplaced))
     return view
 
@@ -625,6 +626,31 @@ def _plan_lines(result: ReviewResult, m: Messages) -> list[str]:
     for replan in plan.replans:
         clause = ids.get(replan.trigger, replan.trigger)
         lines.append(m("replan", clause=clause, n=len(replan.raised)))
+    return lines
+
+
+def _remembered_lines(
+    result: ReviewResult, positions: Sequence[Position], m: Messages
+) -> list[str]:
+    """The positions amended from a lawyer's earlier decisions that this review applied (a
+    finding was measured against them)."""
+    used = {r.position_id for c in result.clauses for r in c.findings.risks if r.position_id}
+    used |= {r.position_id for r in result.missing if r.position_id}
+    lines = []
+    for p in positions:
+        if p.remembered is None or p.id not in used:
+            continue
+        title = (p.title_zh or p.topic_zh) if m.lang == "zh" else (p.title or p.topic)
+        when = (p.remembered.decided_at or "")[:10]
+        lines.append(
+            m(
+                "remembered",
+                title=title or p.id,
+                who=p.remembered.reviewer or "?",
+                when=when or "?",
+                task=p.remembered.task_id,
+            )
+        )
     return lines
 
 

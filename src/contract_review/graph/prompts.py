@@ -252,6 +252,18 @@ def _positions(positions: Sequence[Position], zh: bool) -> str:
                 if zh
                 else f" (never: {p.walk_away.text(lang)})"
             )
+        if p.remembered is not None and p.redline is not None:
+            line += (
+                f"（我方律师确定的措辞，修改时采用：{p.redline.text(lang)}）"
+                if zh
+                else f" (our lawyer's own wording, to use in a redline: {p.redline.text(lang)})"
+            )
+        if p.remembered is not None and p.remembered.feedback:
+            line += (
+                f"（律师意见：{p.remembered.feedback}）"
+                if zh
+                else f" (our lawyer's view: {p.remembered.feedback})"
+            )
         lines.append(line)
     return "\n".join(lines)
 

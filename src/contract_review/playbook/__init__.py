@@ -13,9 +13,11 @@ from .schema import (
     Playbook,
     Position,
     Recognition,
+    Remembered,
     Wording,
     any_of,
     applicable,
+    merge_positions,
 )
 
 __all__ = [
@@ -28,11 +30,13 @@ __all__ = [
     "PlaybookError",
     "Position",
     "Recognition",
+    "Remembered",
     "Wording",
     "any_of",
     "applicable",
     "dump_playbook",
     "load_playbook",
+    "merge_positions",
     "packaged_playbook",
     "parse_playbook",
 ]

@@ -36,9 +36,11 @@ __all__ = [
     "Playbook",
     "Position",
     "Recognition",
+    "Remembered",
     "Wording",
     "any_of",
     "applicable",
+    "merge_positions",
 ]
 
 Level = Literal["low", "medium", "high"]
@@ -271,6 +273,22 @@ Check = Annotated[PartyCheck | NumberCheck, Field(discriminator="kind")]
 """A deterministic check of a position."""
 
 
+class Remembered(_Strict):
+    """A lawyer's decision on a redline, kept as part of a position (decisions that teach):
+    where it was given and what it said."""
+
+    task_id: str = Field(description="The review it was decided in.")
+    clause_id: str = Field(description="The clause of that review.")
+    decision: Literal["edit", "reject"] = Field(
+        description="'edit': their wording replaced ours; 'reject': refused, with feedback."
+    )
+    reviewer: str = Field("", description="Who decided.")
+    decided_at: str = Field("", description="When (ISO 8601, UTC).")
+    original_text: str = Field("", description="The contract's words the redline was on.")
+    wording: str = Field("", description="Their wording (an edit), as given.")
+    feedback: str = Field("", description="Their feedback, as given.")
+
+
 class Position(_Strict):
     """What we want on one point, in tiers, with the reasons and the language to ask for it."""
 
@@ -326,6 +344,11 @@ class Position(_Strict):
         "sentence only when no specific position has: one finding per term, the specific one.",
     )
     source: str = Field("", description="Where the position comes from (facts, not wording).")
+    remembered: Remembered | None = Field(
+        None,
+        description="The lawyer's decision this position was amended from: their wording is "
+        "the redline language, their feedback the rationale.",
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -452,3 +475,11 @@ class Playbook(_Strict):
         """The positions a clause's wording is compared with, in order (positions judged by
         their checks are not wording baselines)."""
         return [p.as_baseline() for p in self.positions if not p.checks]
+
+
+def merge_positions(built_in: list[Position], user: list[Position]) -> list[Position]:
+    """`built_in` with each of the `user` positions replacing the one of the same id (in its
+    place) or, for a new id, added at the end: a lawyer's playbook overrides ours."""
+    by_id = {p.id: p for p in user}
+    merged = [by_id.pop(p.id, p) for p in built_in]
+    return merged + [p for p in user if p.id in by_id]

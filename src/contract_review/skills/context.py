@@ -26,7 +26,7 @@ from contract_review.models import (
     DocumentStructure,
     TaskDocument,
 )
-from contract_review.playbook import Playbook, Position, load_playbook
+from contract_review.playbook import Playbook, Position, load_playbook, merge_positions
 
 __all__ = [
     "BaselineSource",
@@ -142,14 +142,6 @@ class ReviewContext(BaseModel):
     def structure_of(self, role: DocumentRole) -> DocumentStructure | None:
         """Structure of the first document with `role` that has been parsed."""
         return next((d.structure for d in self.with_role(role) if d.structure), None)
-
-
-def merge_positions(built_in: list[Position], user: list[Position]) -> list[Position]:
-    """`built_in` with each of the `user` positions replacing the one of the same id (in its
-    place) or, for a new id, added at the end: a lawyer's playbook overrides ours."""
-    by_id = {p.id: p for p in user}
-    merged = [by_id.pop(p.id, p) for p in built_in]
-    return merged + [p for p in user if p.id in by_id]
 
 
 def _user_positions(path: str) -> list[Position]:

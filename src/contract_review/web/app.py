@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import shutil
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -64,6 +65,15 @@ def _folder(settings: Settings, task_id: str) -> Path:
     return settings.state_dir / "web" / task_id
 
 
+def _memory(settings: Settings, owner: str, name: str) -> Path:
+    """The playbook of remembered decisions `name` of the key `owner` (each key its own
+    folder: nothing is shared across clients or keys)."""
+    cleaned = safe_name(name, "playbook")
+    if not re.fullmatch(r"[\w][\w .-]{0,79}", cleaned):
+        raise HTTPException(422, "playbook names are letters, digits, spaces, '.', '-' and '_'")
+    return settings.state_dir / "web" / "playbooks" / safe_name(owner, "key") / f"{cleaned}.yaml"
+
+
 async def _save(upload: UploadFile, folder: Path, allowed: frozenset[str], limit: int) -> Path:
     """Store an uploaded file in `folder`; 415 for a type the engine does not read, 413 when
     it exceeds the size limit."""
@@ -97,6 +107,13 @@ class DecisionIn(BaseModel):
     decision: Literal["approve", "reject", "edit"] = Field(description="What the lawyer decided.")
     feedback: str = Field("", max_length=4000, description="Why (a rejection's feedback).")
     text: str | None = Field(None, max_length=20000, description="The lawyer's wording (edit).")
+    remember: str | None = Field(
+        None,
+        pattern=r"^[\w][\w .-]{0,79}$",
+        description="Keep this decision (an edit, or a rejection with feedback) in your playbook "
+        "of this name (one per client or matter): later reviews given it as `remembered` use "
+        "your wording and your reasons.",
+    )
 
 
 def _summary(m: TaskManifest, busy: bool) -> dict[str, Any]:
@@ -245,6 +262,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         supplement: Annotated[UploadFile | None, File()] = None,
         references: Annotated[list[UploadFile] | None, File()] = None,
         playbook: Annotated[UploadFile | None, File()] = None,
+        remembered: Annotated[
+            str | None,
+            Form(description="Your playbook of remembered decisions to review with (by name)."),
+        ] = None,
     ) -> dict[str, Any]:
         """Upload a contract (and its other documents) and start its review."""
         if domain not in SUBTYPES:
@@ -255,6 +276,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise HTTPException(422, str(exc)) from None
         if not party.strip():
             raise HTTPException(422, "party: name whom the review acts for")
+        memory = None
+        if remembered:
+            if playbook is not None and playbook.filename:
+                raise HTTPException(422, "give a playbook file or a remembered playbook, not both")
+            memory = _memory(settings, who.name, remembered)
+            if not memory.is_file():
+                raise HTTPException(404, f"no remembered playbook '{remembered}'")
         if jobs().waiting() >= settings.web_queue_limit:
             raise HTTPException(503, "too many reviews waiting; try again later")
         task_id = new_task_id()
@@ -292,7 +320,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             baseline=others["baseline"],
             supplement=others["supplement"],
             references=refs,
-            criteria=rules,
+            criteria=rules or memory,
             approve=approve,
             out=folder / "out",
         )
@@ -428,8 +456,36 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 "pending": len(left),
             },
         )
+        remembered = None
+        if body.remember:
+            found = await asyncio.to_thread(
+                service.remember, task_id, _memory(settings, who.name, body.remember), [diff_id]
+            )
+            lesson = found[0] if found else None
+            remembered = {
+                "playbook": body.remember,
+                "position": lesson.position.id if lesson and lesson.position else None,
+                "why_not": (lesson.why_not if lesson else "nothing to remember: an approval"),
+            }
         resumed = not left and jobs().submit("resume", task_id)
-        return {"diff_id": diff_id, "pending": len(left), "resumed": resumed}
+        return {
+            "diff_id": diff_id,
+            "pending": len(left),
+            "resumed": resumed,
+            "remembered": remembered,
+        }
+
+    @app.get("/api/playbooks")
+    async def playbooks(who: Authed) -> list[dict[str, Any]]:
+        """Your playbooks of remembered decisions: name and the positions each holds."""
+        from contract_review.playbook import load_playbook
+
+        folder = _memory(settings, who.name, "x").parent
+        out = []
+        for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
+            book = await asyncio.to_thread(load_playbook, path)
+            out.append({"name": path.stem, "positions": [p.id for p in book.positions]})
+        return out
 
     @app.post("/api/reviews/{task_id}/resume", status_code=202)
     async def resume(task_id: str, who: Authed) -> dict[str, Any]:

@@ -1242,6 +1242,13 @@ def _s_position(ctx: _Ctx) -> _Proposal | None:
     position = ctx.position
     if position is None:
         return None
+    remembered = position.remembered
+    if remembered is not None and remembered.decision == "edit" and position.redline is not None:
+        # the lawyer's own wording, from an earlier review
+        wording = position.redline.text("zh" if ctx.zh else "en")
+        lead = _LEADING_NUMBER.match(ctx.quote)  # the clause keeps its number
+        s = ctx.qs + (lead.end() if lead and lead.end() < len(ctx.quote) else 0)
+        return _Proposal(RedlineStrategy.POSITION, _Edit(s, ctx.qe, wording), "remembered")
     numbers = [c for c in position.checks if isinstance(c, NumberCheck)]
     fix = position.fix or ("tiers" if numbers else None)
     if fix == "tiers" and numbers:
@@ -1439,6 +1446,7 @@ _BENEFIT_EN = {
     "instruction": "The change follows the reviewer's instruction and protects {us}'s interest.",
     "none": "No standard wording fits this risk; {us} should negotiate an amendment.",
     "position": "This brings the term to our standard position.",
+    "remembered": "This is your own wording for this point, remembered from an earlier review.",
     "mutual": "The right then belongs to both parties alike, not to the other side alone.",
 }
 _BENEFIT_ZH = {
@@ -1453,6 +1461,7 @@ _BENEFIT_ZH = {
     "instruction": "按审核意见修改，以维护{us}的利益。",
     "none": "暂无可直接适用的标准修改，建议{us}就此条款进行协商。",
     "position": "使该条款符合我方的标准立场。",
+    "remembered": "采用您在以往审查中确定的措辞。",
     "mutual": "该权利由双方对等享有，而非仅由对方享有。",
 }
 

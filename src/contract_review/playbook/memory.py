@@ -1,0 +1,132 @@
+"""Decisions that teach: a lawyer's edit of a redline, or rejection with feedback, kept as an
+amendment of the position it was measured against, in a playbook file the lawyer names (one
+per client or matter: nothing is shared across clients, and the built-in playbooks are never
+written).
+
+The file is an ordinary playbook (full format): each amended position is the position as the
+review used it, with the lawyer's wording as its `redline`, their feedback as its `rationale`
+and the decision in `remembered`. Given as `--criteria` to a later review, it replaces those
+positions (by id): the rules propose the lawyer's wording, the agent's prompt carries it, and
+the report names the remembered positions that applied.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from contract_review.models import ApprovalRequest, DocumentDiff, ReviewResult, RiskPoint
+
+from .files import FULL_FORMAT, PlaybookError, dump_playbook, load_playbook
+from .schema import Playbook, Position, Remembered, Wording, merge_positions
+
+__all__ = ["Lesson", "lessons", "remember"]
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """One decision that teaches, and what it makes of its position (or why it cannot)."""
+
+    diff_id: str
+    clause_id: str
+    position: Position | None
+    """The amended position; None when the redline was measured against none."""
+    why_not: str = ""
+
+
+def _wording(text: str, language: str) -> Wording:
+    return Wording(zh=text) if language.startswith("zh") else Wording(en=text)
+
+
+def lessons(
+    result: ReviewResult,
+    positions: Iterable[Position],
+    decisions: Mapping[str, ApprovalRequest],
+    diff_ids: Iterable[str] | None = None,
+) -> list[Lesson]:
+    """The review's decisions that teach (edits, rejections with feedback; those of
+    `diff_ids` when given), each with its position amended."""
+    by_id = {p.id: p for p in positions}
+    risks: dict[str, RiskPoint] = {r.id: r for c in result.clauses for r in c.findings.risks}
+    diffs: dict[str, DocumentDiff] = {
+        d.diff_id: d for c in result.clauses for d in c.findings.diffs
+    }
+    wanted = set(diff_ids) if diff_ids is not None else None
+    out = []
+    for diff_id, request in decisions.items():
+        if wanted is not None and diff_id not in wanted:
+            continue
+        edited = request.user_modified_text is not None
+        if not edited and not (request.decision.value == "reject" and request.feedback.strip()):
+            continue  # an approval, or a rejection without a word of why, teaches nothing
+        diff = diffs.get(diff_id)
+        risk = risks.get(diff.risk_id or "") if diff else None
+        position = by_id.get(risk.position_id or "") if risk else None
+        clause_id = diff.clause_id if diff else ""
+        if position is None:
+            out.append(Lesson(diff_id, clause_id, None, "its redline follows no playbook position"))
+            continue
+        language = result.language
+        update: dict[str, object] = {
+            "remembered": Remembered(
+                task_id=result.task_id,
+                clause_id=clause_id,
+                decision="edit" if edited else "reject",
+                reviewer=request.reviewer,
+                decided_at=request.decided_at or "",
+                original_text=diff.original_text if diff else "",
+                wording=request.user_modified_text or "",
+                feedback=request.feedback,
+            )
+        }
+        if edited and request.user_modified_text:
+            update["redline"] = _wording(request.user_modified_text, language)
+        if request.feedback.strip():
+            update["rationale"] = _wording(request.feedback.strip(), language)
+        out.append(Lesson(diff_id, clause_id, position.model_copy(update=update)))
+    return out
+
+
+def remember(path: Path, amended: Iterable[Position], domain: str) -> Playbook:
+    """Write the amended positions into the playbook file at `path` (made when missing; a
+    position of the same id replaced in place); returns the playbook as written. The file must
+    be a full-format playbook of the same domain."""
+    suffix = path.suffix.lower()
+    if suffix not in FULL_FORMAT:
+        raise PlaybookError(
+            f"{path.name}: remembered positions are kept in a {' or '.join(FULL_FORMAT)} "
+            "playbook (a flat one cannot hold them)"
+        )
+    if path.exists():
+        book = load_playbook(path)
+        if book.domain not in (domain, "*"):
+            raise PlaybookError(
+                f"{path.name} is a playbook for {book.domain}, not for this {domain} review"
+            )
+    else:
+        book = Playbook(domain=domain, name=f"{path.stem}: remembered decisions", positions=[])
+    book = book.model_copy(update={"positions": merge_positions(book.positions, list(amended))})
+    text = (
+        json.dumps(
+            book.model_dump(mode="json", exclude_defaults=True), ensure_ascii=False, indent=2
+        )
+        if suffix == ".json"
+        else dump_playbook(book)
+    )
+    if suffix != ".json":
+        yaml.safe_load(text)  # what we write must read back
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile(
+        "w", dir=path.parent, prefix=f".{path.name}.", suffix=".tmp", delete=False, encoding="utf-8"
+    ) as tmp:
+        tmp.write(text)
+        tmp.flush()
+        os.fsync(tmp.fileno())
+    os.replace(tmp.name, path)
+    return book
