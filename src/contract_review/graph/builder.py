@@ -149,10 +149,14 @@ class _ParentNodes:
         nodes, settings = self.nodes, self.nodes.settings
         keys = item_keys(items)
         structure = run.primary
-        positions = _positions_per_item(run.facts, structure, items, keys)
         if not settings.orchestrator:
             plan = uniform_plan(items, keys, settings)
         elif nodes.llm is not None and nodes.health.down_reason is None:
+            positions = {
+                key: len(nodes.positions(run, clause, item))
+                for key, item in zip(keys, items, strict=True)
+                if structure and (clause := structure.get_clause(item.clause_id))
+            }
             categories = sorted({r.category for r in run.dispatcher.list_skills()})
             plan = await model_plan(
                 nodes.llm,
@@ -166,8 +170,8 @@ class _ParentNodes:
                 categories=categories,
                 record=run.transcripts.append if run.transcripts else None,
             )
-        else:
-            plan = playbook_plan(items, keys, structure, positions, settings)
+        else:  # rules only: the depth changes nothing, the priorities plan it (cheaply)
+            plan = playbook_plan(items, keys, structure, {}, settings)
         nodes.planners[run.task_id] = Planner(plan, items, keys, structure, settings)
         emit(ReviewEvent(type=EventType.PLAN, data=plan_summary(plan)))
         return {"review_plan": plan}
@@ -253,20 +257,6 @@ def _clause_positions(
 ) -> list[Position]:
     """The playbook positions on the clause's points (what the agent's prompt carries)."""
     return applicable(facts.positions, clause.text, clause.title or item.clause_name, item.topics)
-
-
-def _positions_per_item(
-    facts: ReviewContext,
-    structure: DocumentStructure | None,
-    items: Sequence[ReviewChecklistItem],
-    keys: Sequence[str],
-) -> dict[str, int]:
-    """How many playbook positions bear on each item (the plan weighs them)."""
-    counts = {}
-    for key, item in zip(keys, items, strict=True):
-        clause = structure.get_clause(item.clause_id) if structure else None
-        counts[key] = len(_clause_positions(facts, clause, item)) if clause else 0
-    return counts
 
 
 def _generic_checklist(structure: DocumentStructure) -> list[ReviewChecklistItem]:
@@ -577,6 +567,18 @@ class _ClauseNodes:
         self.health = _LLMHealth(self.settings.llm_max_consecutive_failures)
         self.planners: dict[str, Planner] = {}
         """The plan of each running review, by task id (branches take their entry from it)."""
+        self._positions: dict[tuple[str, str, str, tuple[str, ...]], list[Position]] = {}
+
+    def positions(
+        self, ctx: RunContext, clause: ClauseNode, item: ReviewChecklistItem
+    ) -> list[Position]:
+        """The playbook positions on the item's points (the plan counts them, the agent's
+        prompt carries them, its findings are checked against them): found once per run."""
+        key = (ctx.task_id, clause.clause_id, item.clause_name, tuple(item.topics))
+        found = self._positions.get(key)
+        if found is None:
+            found = self._positions[key] = _clause_positions(ctx.facts, clause, item)
+        return found
 
     async def clause_analyze(self, s: ClauseState, ctx: RunContext) -> dict[str, Any]:
         """Rules over the item's skills always run; in LLM mode the ReAct agent adds its
@@ -624,7 +626,7 @@ class _ClauseNodes:
         elif isinstance(outcome, dict):  # fell back: reason and agent info
             out.update(outcome)
         elif outcome is not None:
-            offered = frozenset(p.id for p in _clause_positions(ctx.facts, clause, s["item"]))
+            offered = frozenset(p.id for p in self.positions(ctx, clause, s["item"]))
             out.update(self._merge(clause, outcome, risks, notes, offered))
         replan = planner.after(s["key"], out["risks"]) if planner is not None else None
         if replan is not None:
@@ -704,7 +706,7 @@ class _ClauseNodes:
             dispatcher=ctx.dispatcher,
             max_iterations=rounds,
             domain_subtype=facts.domain_subtype,
-            positions=_clause_positions(facts, clause, item),
+            positions=self.positions(ctx, clause, item),
         )
         try:
             outcome = await asyncio.wait_for(
