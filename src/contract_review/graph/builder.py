@@ -27,6 +27,7 @@ from typing import Any, cast
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+from langgraph.errors import GraphBubbleUp
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
@@ -69,7 +70,7 @@ from contract_review.types import ChatModel
 from ._findings import checked_llm_risks, injection_risks, missing_protections
 from ._json import json_values
 from .context import RunContext, context_from_state, facts_from_state
-from .events import EventType, ReviewEvent, emit
+from .events import EventType, ReviewEvent, emit, short
 from .plan import Planner, model_plan, plan_summary, playbook_plan, uniform_plan
 from .prompts import build_react_agent_messages, build_redline_messages
 from .react_agent import AgentOutcome, run_react_agent
@@ -604,7 +605,7 @@ class _ClauseNodes:
             agent = asyncio.create_task(self._run_agent(s, clause, structure, ctx, plan))
         try:
             risks, notes, flags, favourable = await self._rules(s, clause, structure, ctx)
-            outcome = await agent if agent is not None else None
+            outcome = await self._agent_outcome(agent, clause.clause_id)
         finally:
             if agent is not None and not agent.done():
                 agent.cancel()
@@ -639,6 +640,27 @@ class _ClauseNodes:
             )
             out["replans"] = [replan]
         return out
+
+    async def _agent_outcome(
+        self, agent: asyncio.Task[AgentOutcome | dict[str, Any]] | None, clause_id: str
+    ) -> AgentOutcome | dict[str, Any] | None:
+        """The agent's outcome; any failure of the agent (a bug, a tool that cannot describe
+        itself…) is that clause's fallback to the rules, never the review's end (SPEC-20)."""
+        if agent is None:
+            return None
+        try:
+            return await agent
+        except GraphBubbleUp:
+            raise
+        except Exception as exc:
+            error = short(f"{type(exc).__name__}: {exc}", 300)
+            logger.warning("react clause=%s: the agent failed (%s); rules only", clause_id, error)
+            if self.health.record(False, error):
+                self._warn_down(clause_id)
+            return {
+                "mode_reason": f"LLM agent failed: {error}",
+                "agent": AgentRunInfo(stop_reason="llm_error", error=error),
+            }
 
     async def _rules(
         self,

@@ -8,16 +8,19 @@ tool (`to_tool_definition`) and everything the dispatcher needs to run it.
 from __future__ import annotations
 
 import copy
+import logging
 from collections.abc import Callable
 from enum import StrEnum
 from functools import cache
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PydanticUserError
 
 from contract_review.models import DocumentStructure
 
 from .risks import FavourableRule, RiskRule
+
+logger = logging.getLogger(__name__)
 
 __all__ = [
     "INTERNAL_FIELDS",
@@ -127,7 +130,10 @@ class SkillRegistration(BaseModel):
         """This skill as an OpenAI function-calling tool, internal fields removed."""
         parameters: dict[str, Any] = {"type": "object", "properties": {}, "required": []}
         if self.input_schema is not None:
-            parameters = copy.deepcopy(_tool_parameters(self.input_schema))
+            try:
+                parameters = copy.deepcopy(_tool_parameters(self.input_schema))
+            except PydanticUserError as exc:  # SPEC-19 §3.1: a schema pydantic cannot describe
+                logger.warning("skill %s: no tool parameters (%s)", self.skill_id, exc)
         return {
             "type": "function",
             "function": {
