@@ -9,7 +9,7 @@ the Celery run is a whole `batch --queue` (enqueue, reviews, collecting rows, th
 with the worker started, and ready, before the clock starts.
 
     .venv/bin/python bench/batch_bench.py [--data ../shared/data/cuad_dev/contracts]
-        [--workers 1,2] [--celery 2] [--broker redis://127.0.0.1:6379/0]
+        [--workers 1,2] [--celery 1,2] [--broker redis://127.0.0.1:6379/0]
         [--postgres postgresql://postgres@127.0.0.1:5432/test]
 """
 
@@ -150,7 +150,9 @@ def main() -> None:
         "--data", default=str(ROOT.parent / "shared" / "data" / "cuad_dev" / "contracts")
     )
     parser.add_argument("--workers", default="1,2")
-    parser.add_argument("--celery", type=int, default=2, help="Celery pool size (0: no run).")
+    parser.add_argument(
+        "--celery", default="1,2", help="Celery pool sizes to run, comma-separated ('': none)."
+    )
     parser.add_argument("--broker", default="redis://127.0.0.1:6379/0")
     parser.add_argument("--postgres", default="postgresql://postgres@127.0.0.1:5432/test")
     args = parser.parse_args()
@@ -160,8 +162,9 @@ def main() -> None:
     if not files:
         raise SystemExit(f"no contracts in {args.data}")
     runs = [_run(files, int(w)) for w in args.workers.split(",")]
-    if args.celery:
-        runs.append(_celery(files, args.celery, args.broker, args.postgres))
+    local = len(runs)
+    for size in filter(None, args.celery.split(",")):
+        runs.append(_celery(files, int(size), args.broker, args.postgres))
     print(
         "workers  contracts  errors   wall s  contracts/s  CPU/contract median  max   worker RSS MB"
     )
@@ -171,10 +174,16 @@ def main() -> None:
             f"{r['contracts'] / r['wall']:11.2f}  {r['cpu_median']:19.3f}  {r['cpu_max']:5.2f}  "
             f"{r['rss']:13.0f}"
         )
-    for other in runs[1:]:
+    for group in (runs[:local], runs[local:]):
+        for other in group[1:]:
+            print(
+                f"speed-up {other['workers']} vs {group[0]['workers']} workers: "
+                f"{group[0]['wall'] / other['wall']:.2f}x"
+            )
+    if local and len(runs) > local:
         print(
-            f"speed-up {other['workers']} vs {runs[0]['workers']} workers: "
-            f"{runs[0]['wall'] / other['wall']:.2f}x"
+            f"{runs[-1]['workers']} vs {runs[0]['workers']} local: "
+            f"{runs[0]['wall'] / runs[-1]['wall']:.2f}x"
         )
 
 

@@ -364,7 +364,7 @@ def _run_queued(
     options: BatchOptions,
     settings: Settings,
     finish: Callable[[_Job, dict[str, Any]], None],
-    poll_seconds: float = 0.5,
+    poll_seconds: float = 0.25,
 ) -> None:
     """Send the contracts to the Celery workers and collect each row as it is recorded."""
     from contract_review.workqueue import BATCH_TASK, RunStore, make_app, require_queue
