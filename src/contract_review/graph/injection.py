@@ -21,7 +21,7 @@ import yaml
 from contract_review.models import DocumentStructure, ReviewChecklistItem
 from contract_review.skills.cache import per_structure
 from contract_review.text import SEGMENT_END
-from contract_review.text.literals import fold
+from contract_review.text.literals import GatedPattern, fold
 from contract_review.text.matching import MatchView, tag_runs
 
 __all__ = [
@@ -58,6 +58,9 @@ def _load() -> tuple[tuple[tuple[str, re.Pattern[str]], ...], tuple[re.Pattern[s
 INJECTION_PATTERNS, _GATES = _load()
 """(label, compiled regex) pairs used by `find_injections`, and the gate of each: words
 without which the pattern cannot match, searched in the case-folded text first."""
+_LITERALS = tuple(GatedPattern.of(pattern) for _label, pattern in INJECTION_PATTERNS)
+"""Each pattern's literal pre-filter (`text.literals`): a text without the strings a pattern
+needs is neither gated nor searched for it."""
 
 # A sentence ends at 。！？；; and newline always, and at . ! ? when followed by whitespace
 # or the end of the text (so "20.1" or "e.g" inside a sentence does not split it).
@@ -122,11 +125,13 @@ def find_injections(text: str) -> list[tuple[int, int]]:
     if len(folded) != len(seen):  # a rare letter whose lower case is longer: no shortcuts
         folded = ""
     regions: dict[re.Pattern[str], list[tuple[int, int]]] = {}  # patterns share gates
-    for (_label, pattern), gate in zip(INJECTION_PATTERNS, _GATES, strict=True):
+    for literals, gate in zip(_LITERALS, _GATES, strict=True):
+        if folded and not literals.may_match(folded):
+            continue  # cheap test first: the gate's scan of the whole text is the cost
         if gate not in regions:
             regions[gate] = _regions(gate, folded, len(seen))
         for start, end in regions[gate]:
-            for match in pattern.finditer(seen, start, end):
+            for match in literals.pattern.finditer(seen, start, end):
                 if match.end() > match.start():
                     raw.append(view.span(*_sentence_bounds(seen, match.start(), match.end())))
     merged: list[tuple[int, int]] = []

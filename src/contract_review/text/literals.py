@@ -133,8 +133,17 @@ class GatedPattern:
 
     def may_match(self, folded: str) -> bool:
         """Whether a text whose `fold` is `folded` can match at all."""
-        groups = self.literals
-        return groups is None or all(any(s in folded for s in group) for group in groups)
+        if self.literals is None:
+            return True
+        # Plain loops: this runs for every sentence and pattern, and nested generators cost
+        # twice as much as the substring tests themselves.
+        for group in self.literals:
+            for string in group:
+                if string in folded:
+                    break
+            else:
+                return False
+        return True
 
     def search(self, text: str, folded: str) -> re.Match[str] | None:
         """`pattern.search(text)`, skipped when `folded` (`fold(text)`) cannot match."""

@@ -235,6 +235,7 @@ _SURVIVAL = re.compile(
     _FLAGS,
 )
 """Survival clauses list other clauses by name; they are no evidence of those topics."""
+_SURVIVAL_GATED = GatedPattern.of(_SURVIVAL)
 # Splits (rather than finds) sentences, keeping ";"-joined items apart and never splitting a
 # number or an abbreviation followed by a lower-case word.
 _SENTENCE_SPLIT = re.compile(r"(?<=[.;!?])\s+(?=[\"“(\[A-Z0-9])|(?<=[。；！？;])")
@@ -312,12 +313,18 @@ def _sentences(text: str) -> list[tuple[str, str]]:
 _NEGATION = re.compile(r"\bnot\b|n't\b")
 
 
+def _contains_any(text: str, words: tuple[str, ...]) -> bool:
+    # `map` over the bound test: called for every clause and sentence per topic, where a
+    # generator's own steps cost as much as the substring tests.
+    return any(map(text.__contains__, words))
+
+
 def _has_vocab(topic: Topic, lower: str) -> bool:
-    if any(w in lower for w in topic.vocab):
+    if _contains_any(lower, topic.vocab):
         return True
     return (
         bool(topic.negated_vocab)
-        and any(w in lower for w in topic.negated_vocab)
+        and _contains_any(lower, topic.negated_vocab)
         and bool(_NEGATION.search(lower))
     )
 
@@ -365,12 +372,17 @@ def _score_sentences(topic: Topic, sentences: list[tuple[str, str]]) -> tuple[fl
     for sentence, folded in sentences:
         if not _has_vocab(topic, folded):
             continue
+        # The rules' literal tests before any regex (the context's included): most sentences
+        # hold the topic's words but none of its rules' literals.
+        live = [i for i, gate in enumerate(gates) if gate.may_match(folded)]
+        if not live:
+            continue
         if context is not None and not context.search(sentence, folded):
             continue
-        hits = [i for i, gate in enumerate(gates) if gate.search(sentence, folded)]
+        hits = [i for i in live if gates[i].pattern.search(sentence)]
         if not hits:
             continue
-        if _SURVIVAL.search(sentence):
+        if _SURVIVAL_GATED.search(sentence, folded):
             continue  # a list of surviving clauses names topics without holding them
         if any(n.search(sentence, folded) for n in topic.gated_negatives):
             if not topic.forced:

@@ -94,6 +94,9 @@ class _Known:
     defined: frozenset[str]
     parts: frozenset[str]
     names: frozenset[str]
+    spaced: tuple[str, ...]
+    """The defined terms longer than three characters, each between spaces: built once per
+    document, not once per phrase tested."""
 
 
 def _variants(term: str) -> set[str]:
@@ -143,7 +146,8 @@ def _known(structure: DocumentStructure) -> _Known:
         if clause.title:
             names |= _variants(clause.title.strip(" .:"))
             names.update(p.strip().casefold() for p in re.split(r"[;/,]| and ", clause.title))
-    return _Known(frozenset(defined), frozenset(parts), frozenset(names))
+    spaced = tuple(f" {d} " for d in defined if len(d) > 3)
+    return _Known(frozenset(defined), frozenset(parts), frozenset(names), spaced)
 
 
 def _segments(structure: DocumentStructure) -> list[tuple[int, str]]:
@@ -189,7 +193,8 @@ def _excluded(words: list[str], known: _Known) -> bool:
         return True
     if _IDENTIFIER.match(words[-1]):
         return True  # 'Amendment III', 'Phase IV', 'List A', 'Robert C.': a name or a number
-    return any(d in key for d in known.defined if len(d) > 3 and f" {d} " in f" {key} ")
+    # a defined term inside the phrase, as whole words
+    return any(map(f" {key} ".__contains__, known.spaced))
 
 
 def _terms_in(
@@ -306,8 +311,8 @@ def document_undefined(structure: DocumentStructure) -> dict[str, UndefinedUse]:
 def _written_lower(term: str, text: str) -> bool:
     """Whether the document also writes the term in lower case, as ordinary words."""
     needle = term.lower()
-    if needle == term:
-        return False
+    if needle == term or needle not in text:
+        return False  # the substring test first: the search below reads the whole document
     return re.search(r"(?<![\w-])" + re.escape(needle) + r"(?![\w-])", text) is not None
 
 
