@@ -83,15 +83,22 @@ def test_request_carries_model_temperature_tools_and_key() -> None:
     assert fake.headers[0]["authorization"] == "Bearer sk-test-secret"
 
 
-def test_chat_sends_max_tokens_only_when_given() -> None:
+def test_chat_caps_the_answer_at_the_setting_unless_told() -> None:
     async def use(c: LLMClient) -> None:
         await c.chat(MESSAGES)
         await c.chat(MESSAGES, max_tokens=64)
+        await c.chat_with_tools(MESSAGES, TOOLS)
 
-    _, fake, _ = _run([Reply(text="a"), Reply(text="b")], use)
-    assert "max_tokens" not in fake.requests[0]
+    _, fake, _ = _run(
+        [Reply(text="a"), Reply(text="b"), Reply(text="c")], use, llm_max_answer_tokens=300
+    )
+    assert fake.requests[0]["max_tokens"] == 300  # LLM_MAX_ANSWER_TOKENS
     assert "tools" not in fake.requests[0]
+    assert "tool_choice" not in fake.requests[0]
     assert fake.requests[1]["max_tokens"] == 64
+    # tools are offered with tool_choice "auto" (llama-cpp-python ignores them otherwise)
+    assert fake.requests[2]["tool_choice"] == "auto"
+    assert fake.requests[2]["max_tokens"] == 300
     assert fake.requests[0]["temperature"] == 0.1
 
 

@@ -157,6 +157,12 @@ class Settings(BaseSettings):
         ge=0,
         description="Retries of a failed LLM request (429, 5xx, timeouts, lost connections).",
     )
+    llm_max_answer_tokens: int = Field(
+        2048,
+        ge=16,
+        description="Longest answer asked of the model per call (LLM_MAX_ANSWER_TOKENS): a "
+        "small local model that never stops would hold its clause until the timeout.",
+    )
     llm_backoff_base_seconds: float = Field(
         0.5,
         ge=0,

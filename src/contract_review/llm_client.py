@@ -105,9 +105,13 @@ class LLMClient:
         timeout_seconds: float = 60.0,
         max_retries: int = 3,
         backoff_base_seconds: float = 0.5,
+        max_answer_tokens: int | None = None,
     ) -> None:
         """Make a client of the endpoint at `base_url` (e.g. `http://host:8000/v1`)."""
         self.model = model
+        self.max_answer_tokens = max_answer_tokens
+        """Longest answer asked for when a call sets none (a small local model that never
+        stops would hold its clause until the timeout)."""
         self.max_retries = max(0, max_retries)
         self.backoff_base_seconds = max(0.0, backoff_base_seconds)
         self.usage = TokenUsage()
@@ -134,6 +138,7 @@ class LLMClient:
             timeout_seconds=settings.llm_timeout_seconds,
             max_retries=settings.llm_max_retries,
             backoff_base_seconds=settings.llm_backoff_base_seconds,
+            max_answer_tokens=settings.llm_max_answer_tokens,
         )
 
     async def aclose(self) -> None:
@@ -265,6 +270,10 @@ class LLMClient:
         }
         if tools:
             body["tools"] = tools
+            # said explicitly: some OpenAI-compatible servers (llama-cpp-python's
+            # function-calling formats) ignore the tools without it
+            body["tool_choice"] = "auto"
+        max_tokens = max_tokens if max_tokens is not None else self.max_answer_tokens
         if max_tokens is not None:
             body["max_tokens"] = max_tokens
         if stream:
