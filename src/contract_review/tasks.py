@@ -24,6 +24,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
+from contract_review._files import write_atomic
 from contract_review.config import Settings, get_settings
 from contract_review.domains import check_domain
 from contract_review.errors import InputError, one_line
@@ -321,14 +322,7 @@ def save_manifest(manifest: TaskManifest, settings: Settings) -> None:
     then renamed over it, so a crash mid-write never leaves a truncated manifest."""
     folder = _tasks_dir(settings)
     folder.mkdir(parents=True, exist_ok=True)
-    target = folder / f"{manifest.task_id}.json"
-    with tempfile.NamedTemporaryFile(
-        "w", dir=folder, prefix=f".{manifest.task_id}.", suffix=".tmp", delete=False
-    ) as tmp:
-        tmp.write(manifest.model_dump_json(indent=2))
-        tmp.flush()
-        os.fsync(tmp.fileno())
-    os.replace(tmp.name, target)
+    write_atomic(folder / f"{manifest.task_id}.json", manifest.model_dump_json(indent=2))
 
 
 def _read(path: Path) -> TaskManifest:

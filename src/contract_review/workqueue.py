@@ -21,7 +21,7 @@ import json
 import os
 import socket
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -66,6 +66,11 @@ ALTER TABLE contract_review_runs ADD COLUMN IF NOT EXISTS cpu_seconds double pre
 """
 
 
+_SCHEMA_READY: set[str] = set()
+"""Databases whose run table this process has made sure of."""
+_SCHEMA_LOCK = 0x72756E7374  # an advisory-lock id of our own ("runst")
+
+
 def require_queue(settings: Settings) -> tuple[str, str]:
     """The broker and PostgreSQL URLs, or an InputError saying which setting is missing."""
     if not settings.celery_broker_url:
@@ -94,7 +99,15 @@ class RunStore:
         import psycopg
 
         self._conn: psycopg.Connection[Any] = psycopg.connect(url, autocommit=True)
-        self._conn.execute(_SCHEMA)
+        if url not in _SCHEMA_READY:
+            # once per process, one process at a time: concurrent CREATE TABLE IF NOT EXISTS
+            # can still collide in the catalogue
+            self._conn.execute("SELECT pg_advisory_lock(%s)", (_SCHEMA_LOCK,))
+            try:
+                self._conn.execute(_SCHEMA)
+            finally:
+                self._conn.execute("SELECT pg_advisory_unlock(%s)", (_SCHEMA_LOCK,))
+            _SCHEMA_READY.add(url)
 
     def close(self) -> None:
         """Close the connection (its locks go with it)."""
@@ -212,6 +225,35 @@ class RunStore:
         self._conn.execute("DELETE FROM contract_review_runs WHERE scope = %s", (scope,))
 
 
+def _once(
+    task: Any,
+    scope: str,
+    key: str,
+    work: Callable[[int], dict[str, Any]],
+    lock: tuple[str, str] | None = None,
+) -> dict[str, Any]:
+    """Run `work(attempt)` for the run (scope, key) once, whatever the deliveries: a finished
+    run's result is returned as recorded; a run another delivery holds (the lock: the run's
+    own, or `lock`) is retried later, never beside it; the result is recorded once."""
+    settings = get_settings()
+    _, url = require_queue(settings)
+    with RunStore(url) as store:
+        done = store.result(scope, key)
+        if done is not None:
+            return done  # a duplicate delivery of a finished run
+        with store.lock(*(lock or (scope, key))) as got:
+            if not got:  # another delivery is on it: come back later, never beside it
+                raise task.retry(countdown=settings.celery_lock_retry_seconds, max_retries=None)
+            done = store.result(scope, key)
+            if done is not None:
+                return done
+            attempt = store.attempt(scope, key)
+            cpu = time.process_time()
+            result = work(attempt)
+            store.finish(scope, key, result, time.process_time() - cpu)
+            return result
+
+
 def _batch_contract(
     task: Any,
     scope: str,
@@ -224,59 +266,37 @@ def _batch_contract(
     """Review one contract of a batch, once, whatever the deliveries."""
     from contract_review.batch import review_one
 
-    settings = get_settings()
-    _, url = require_queue(settings)
-    with RunStore(url) as store:
-        done = store.result(scope, key)
-        if done is not None:
-            return done  # a duplicate delivery of a finished contract
-        with store.lock(scope, key) as got:
-            if not got:  # another delivery is on it: come back later, never beside it
-                raise task.retry(countdown=settings.celery_lock_retry_seconds, max_retries=None)
-            done = store.result(scope, key)
-            if done is not None:
-                return done
-            attempt = store.attempt(scope, key)
-            cpu = time.process_time()
-            if attempt > MAX_DELIVERIES:
-                row = {"status": "error", "error": f"its worker was lost {attempt - 1} times"}
-            else:
-                try:
-                    row = review_one(file, aliases, options, out, settings)
-                except Exception as exc:  # that contract's error; the batch goes on
-                    row = {"status": "error", "error": one_line(exc)}
-            store.finish(scope, key, row, time.process_time() - cpu)
-            return row
+    def work(attempt: int) -> dict[str, Any]:
+        if attempt > MAX_DELIVERIES:
+            return {"status": "error", "error": f"its worker was lost {attempt - 1} times"}
+        try:
+            return review_one(file, aliases, options, out, get_settings())
+        except Exception as exc:  # that contract's error; the batch goes on
+            return {"status": "error", "error": one_line(exc)}
+
+    return _once(task, scope, key, work)
 
 
 def _web_job(task: Any, kind: str, task_id: str) -> str:
-    """Run one job of a web review task, once, whatever the deliveries."""
+    """Run one job of a web review task, once, whatever the deliveries (one job of a task
+    at a time: the lock is the task's)."""
     from contract_review.tasks import load_manifest, take_over
     from contract_review.web.jobs import run_job
 
-    settings = get_settings()
-    _, url = require_queue(settings)
+    def work(_: int) -> dict[str, Any]:
+        settings = get_settings()
+        manifest = load_manifest(task_id, settings)
+        if kind == "start" and (manifest.waiting or manifest.status == "complete"):
+            status: str = manifest.status  # a start delivered again after it ran
+        else:
+            # a start whose first delivery was cut off is carried on
+            resume = kind != "start" or manifest.status != "queued"
+            take_over(manifest, settings)
+            status = run_job("resume" if resume else "start", task_id, settings)
+        return {"status": status, "task_id": task_id}
+
     job = str(task.request.id)
-    with RunStore(url) as store:
-        done = store.result("web", job)
-        if done is not None:
-            return str(done.get("status", ""))
-        with store.lock("web-task", task_id) as got:
-            if not got:
-                raise task.retry(countdown=settings.celery_lock_retry_seconds, max_retries=None)
-            if store.result("web", job) is not None:
-                return "done"
-            store.attempt("web", job)
-            manifest = load_manifest(task_id, settings)
-            if kind == "start" and (manifest.waiting or manifest.status == "complete"):
-                status: str = manifest.status  # a start delivered again after it ran
-            else:
-                if kind == "start" and manifest.status != "queued":
-                    kind = "resume"  # the first delivery was cut off: carry it on
-                take_over(manifest, settings)
-                status = run_job("start" if kind == "start" else "resume", task_id, settings)
-            store.finish("web", job, {"status": status, "task_id": task_id})
-            return status
+    return str(_once(task, "web", job, work, lock=("web-task", task_id)).get("status", ""))
 
 
 def make_app(settings: Settings | None = None) -> Celery:

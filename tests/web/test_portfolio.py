@@ -16,28 +16,14 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from openpyxl import load_workbook
-from pydantic import SecretStr
 
-from contract_review.config import Settings
 from contract_review.web.app import create_app
 from tests.conftest import EXAMPLES
+from tests.web.test_api import ALICE, BOB, _settings
 
-ALICE = {"Authorization": "Bearer alice-key"}
-BOB = {"Authorization": "Bearer bob-key"}
 SUPPLY = EXAMPLES / "generic" / "supply_agreement_en.txt"
 SERVICES = EXAMPLES / "generic" / "services_agreement_en.md"
 PARTY = "Buyer|Customer|Client"
-
-
-def _settings(tmp_path: Path, **extra: Any) -> Settings:
-    return Settings(
-        state_dir=tmp_path / "state",
-        api_keys=SecretStr("alice=alice-key,bob=bob-key"),
-        use_react_agent=False,
-        llm_base_url=None,
-        web_workers=2,
-        **extra,
-    )
 
 
 @pytest.fixture

@@ -861,14 +861,13 @@ def approve(
 
 def _check_memory(path: Path) -> None:
     """A playbook file that can hold remembered positions, checked before any work."""
-    from contract_review.playbook.files import FULL_FORMAT
+    from contract_review.playbook import PlaybookError
+    from contract_review.playbook.memory import check_memory_path
 
-    if path.suffix.lower() not in FULL_FORMAT:
-        raise InputError(
-            f"--remember {path}: remembered positions are kept in a .yaml, .yml or .json playbook"
-        )
-    if path.exists() and not path.is_file():
-        raise InputError(f"--remember {path}: not a file")
+    try:
+        check_memory_path(path)
+    except PlaybookError as exc:
+        raise InputError(f"--remember {exc}") from None
 
 
 def _say_lessons(found: list[Any], path: Path) -> None:

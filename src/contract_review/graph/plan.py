@@ -16,7 +16,6 @@ shared topic or topic family, or a cross-reference either way) to 'deep'.
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
@@ -28,6 +27,7 @@ import yaml
 from pydantic import BaseModel, Field, ValidationError
 
 from contract_review.config import Settings
+from contract_review.errors import one_line
 from contract_review.models import (
     ClausePlan,
     Depth,
@@ -43,6 +43,7 @@ from contract_review.transcripts import PLAN
 from contract_review.types import ChatModel
 
 from ._json import json_values
+from .events import short
 from .prompts import build_plan_messages
 
 __all__ = [
@@ -208,7 +209,7 @@ async def model_plan(
     try:
         answer = await llm.chat(messages, temperature=0.0)
     except Exception as exc:  # the plan is an optimisation: a failed call falls back
-        error = _short(exc)
+        error = short(one_line(exc), 200)
     spent = {
         "llm_calls": llm.usage.calls - before[0],
         "tokens": llm.usage.total_tokens - before[1] - before[2],
@@ -237,6 +238,7 @@ async def model_plan(
         note = "the model's plan was unreadable (no JSON list of clauses)"
         return fallback.model_copy(update={"note": note, **spent})
     known, planned = set(categories), {}
+    by_key = dict(zip(keys, items, strict=True))
     dropped = 0
     for entry in raw:
         try:
@@ -248,7 +250,7 @@ async def model_plan(
         if item_plan is None or got.key in planned:
             dropped += 1
             continue
-        planned[got.key] = _checked(got, item_plan, items[keys.index(got.key)], known, settings)
+        planned[got.key] = _checked(got, item_plan, by_key[got.key], known, settings)
     entries = [planned.get(e.key, e) for e in fallback.clauses]
     # The model's order is the order it listed its entries in; the rest follow as planned.
     listed = {k: n for n, k in enumerate(planned)}
@@ -302,10 +304,6 @@ def _checked(
     )
 
 
-def _short(exc: BaseException) -> str:
-    return " ".join(str(exc).split())[:200] or type(exc).__name__
-
-
 # --- while the review runs -----------------------------------------------------------------
 
 
@@ -353,10 +351,11 @@ class Planner:
         if high is None or self.replanned or key not in self._items:
             return None
         raised = []
+        families = _family_ids(self._words(key))
         for entry in self.plan.clauses:
             if entry.key in self.started or entry.depth is Depth.DEEP:
                 continue
-            if self._bears_on(key, entry.key):
+            if self._bears_on(key, families, entry.key):
                 entry.depth, entry.categories = Depth.DEEP, []
                 entry.max_iterations = rounds_for(Depth.DEEP, self.settings)
                 entry.reason = f"re-planned: high risk in {self._items[key].clause_id}"
@@ -374,13 +373,15 @@ class Planner:
         clause = self._structure.get_clause(item.clause_id) if self._structure else None
         return " ".join([*item.topics, item.clause_name, clause.title if clause else ""])
 
-    def _bears_on(self, source: str, target: str) -> bool:
+    def _bears_on(self, source: str, families: set[int], target: str) -> bool:
+        """Whether `target` shares a topic, a cross-reference or a risk family (`families`:
+        the source's) with `source`."""
         a, b = self._items[source], self._items[target]
         if a.clause_id == b.clause_id or set(a.topics) & set(b.topics):
             return True
         if (a.clause_id, b.clause_id) in self._links or (b.clause_id, a.clause_id) in self._links:
             return True
-        return bool(_family_ids(self._words(source)) & _family_ids(self._words(target)))
+        return bool(families & _family_ids(self._words(target)))
 
 
 def _links(structure: DocumentStructure | None) -> set[tuple[str, str]]:
@@ -391,16 +392,20 @@ def _links(structure: DocumentStructure | None) -> set[tuple[str, str]]:
     links = set()
     for ref in structure.cross_references:
         if ref.is_valid and ref.source_clause_id:
-            for source in _ancestry(ref.source_clause_id):
-                for target in _ancestry(ref.target_clause_id):
+            for source in _ancestry(structure, ref.source_clause_id):
+                for target in _ancestry(structure, ref.target_clause_id):
                     links.add((source, target))
     return links
 
 
-def _ancestry(clause_id: str) -> list[str]:
-    """A clause id and its parents' ('14.2.1' → 14.2.1, 14.2, 14)."""
-    parts = re.split(r"(?<=\d)\.(?=\d)", clause_id)
-    return [".".join(parts[: n + 1]) for n in range(len(parts))][::-1] or [clause_id]
+def _ancestry(structure: DocumentStructure, clause_id: str) -> list[str]:
+    """A clause id and its parents' in the clause tree ('14.2.1' → 14.2.1, 14.2, 14)."""
+    chain = [clause_id]
+    node = structure.get_clause(clause_id)
+    while node is not None and node.parent_id is not None and len(chain) < 20:
+        chain.append(node.parent_id)
+        node = structure.get_clause(node.parent_id)
+    return chain
 
 
 def plan_summary(plan: ReviewPlan) -> dict[str, Any]:

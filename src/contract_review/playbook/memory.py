@@ -13,20 +13,19 @@ the report names the remembered positions that applied.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
+from contract_review._files import write_atomic
 from contract_review.models import ApprovalRequest, DocumentDiff, ReviewResult, RiskPoint
 
 from .files import FULL_FORMAT, PlaybookError, dump_playbook, load_playbook
 from .schema import Playbook, Position, Remembered, Wording, merge_positions
 
-__all__ = ["Lesson", "lessons", "remember"]
+__all__ = ["Lesson", "check_memory_path", "lessons", "remember"]
 
 
 @dataclass(frozen=True)
@@ -93,16 +92,24 @@ def lessons(
     return out
 
 
+def check_memory_path(path: Path) -> None:
+    """A file that can hold remembered positions (a full-format playbook, or none yet), or a
+    PlaybookError saying why not: checked before any work."""
+    if path.suffix.lower() not in FULL_FORMAT:
+        raise PlaybookError(
+            f"{path}: remembered positions are kept in a {', '.join(FULL_FORMAT)} playbook "
+            "(a flat one cannot hold them)"
+        )
+    if path.exists() and not path.is_file():
+        raise PlaybookError(f"{path}: not a file")
+
+
 def remember(path: Path, amended: Iterable[Position], domain: str) -> Playbook:
     """Write the amended positions into the playbook file at `path` (made when missing; a
     position of the same id replaced in place); returns the playbook as written. The file must
     be a full-format playbook of the same domain."""
+    check_memory_path(path)
     suffix = path.suffix.lower()
-    if suffix not in FULL_FORMAT:
-        raise PlaybookError(
-            f"{path.name}: remembered positions are kept in a {' or '.join(FULL_FORMAT)} "
-            "playbook (a flat one cannot hold them)"
-        )
     if path.exists():
         book = load_playbook(path)
         if book.domain not in (domain, "*"):
@@ -122,11 +129,5 @@ def remember(path: Path, amended: Iterable[Position], domain: str) -> Playbook:
     if suffix != ".json":
         yaml.safe_load(text)  # what we write must read back
     path.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile(
-        "w", dir=path.parent, prefix=f".{path.name}.", suffix=".tmp", delete=False, encoding="utf-8"
-    ) as tmp:
-        tmp.write(text)
-        tmp.flush()
-        os.fsync(tmp.fileno())
-    os.replace(tmp.name, path)
+    write_atomic(path, text)
     return book

@@ -29,7 +29,6 @@ import re
 import shutil
 import signal
 import stat
-import tempfile
 import threading
 import zipfile
 import zlib
@@ -43,6 +42,7 @@ from typing import IO, Any, Literal
 from fastapi import HTTPException, UploadFile
 from pydantic import BaseModel, Field
 
+from contract_review._files import write_atomic
 from contract_review.config import Settings
 from contract_review.domains import SUBTYPES
 from contract_review.errors import one_line
@@ -111,19 +111,7 @@ def _now() -> str:
 
 
 def _write_state(folder: Path, state: PortfolioState) -> None:
-    _write_atomic(folder / _STATE, state.model_dump_json(indent=1))
-
-
-def _write_atomic(target: Path, text: str) -> None:
-    """Write `text` to a temporary file beside `target`, then rename it over `target`: a
-    reader (or a crash) never sees half a file."""
-    with tempfile.NamedTemporaryFile(
-        "w", dir=target.parent, prefix=f".{target.name}.", suffix=".tmp", delete=False
-    ) as tmp:
-        tmp.write(text)
-        tmp.flush()
-        os.fsync(tmp.fileno())
-    os.replace(tmp.name, target)
+    write_atomic(folder / _STATE, state.model_dump_json(indent=1))
 
 
 def _read_state(folder: Path) -> PortfolioState | None:
@@ -206,7 +194,7 @@ def _run(folder_name: str, settings: Settings) -> None:
         }
         for row in rows
     ]
-    _write_atomic(folder / _ROWS, json.dumps(summary, ensure_ascii=False))
+    write_atomic(folder / _ROWS, json.dumps(summary, ensure_ascii=False))
     state.status, state.finished_at = "complete", _now()
     state.done = state.total = len(rows)
     state.errors = sum(row.status == "error" for row in rows)
