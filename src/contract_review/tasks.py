@@ -24,10 +24,10 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
-from contract_review._files import write_atomic
 from contract_review.config import Settings, get_settings
 from contract_review.domains import check_domain
 from contract_review.errors import InputError, one_line
+from contract_review.fileio import write_atomic
 from contract_review.models import TokenUsage
 
 __all__ = [

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import yaml
 
-from contract_review._files import write_atomic
+from contract_review.fileio import write_atomic
 from contract_review.models import ApprovalRequest, DocumentDiff, ReviewResult, RiskPoint
 
 from .files import FULL_FORMAT, PlaybookError, dump_playbook, load_playbook

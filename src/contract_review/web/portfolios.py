@@ -42,10 +42,10 @@ from typing import IO, Any, Literal
 from fastapi import HTTPException, UploadFile
 from pydantic import BaseModel, Field
 
-from contract_review._files import write_atomic
 from contract_review.config import Settings
 from contract_review.domains import SUBTYPES
 from contract_review.errors import one_line
+from contract_review.fileio import write_atomic
 from contract_review.tasks import new_task_id
 
 __all__ = ["CONTRACT_TYPES", "DOWNLOADS", "PortfolioState", "Portfolios", "safe_name"]
