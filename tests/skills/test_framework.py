@@ -14,11 +14,11 @@ import pytest
 from jsonschema import Draft202012Validator
 from pydantic import BaseModel, Field
 
+from contract_review.analysis.cache import per_structure
 from contract_review.config import Settings
 from contract_review.errors import SkillError
 from contract_review.models import DocumentStructure
 from contract_review.plugins import create_dispatcher
-from contract_review.skills.cache import per_structure
 from contract_review.skills.dispatcher import SkillDispatcher
 from contract_review.skills.schema import (
     INTERNAL_FIELDS,

@@ -18,8 +18,8 @@ from importlib import resources
 
 import yaml
 
+from contract_review.analysis.cache import per_structure
 from contract_review.models import DocumentStructure, ReviewChecklistItem
-from contract_review.skills.cache import per_structure
 from contract_review.text import SEGMENT_END
 from contract_review.text.literals import GatedPattern, fold
 from contract_review.text.matching import MatchView, tag_runs

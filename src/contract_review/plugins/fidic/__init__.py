@@ -9,6 +9,7 @@ FIDIC skills of `contract_review.plugins.fidic.skills`.
 
 from __future__ import annotations
 
+from contract_review.analysis.cache import per_structure
 from contract_review.models import DocumentStructure
 from contract_review.plugins.fidic.skills import (
     check_pc_consistency,
@@ -18,7 +19,6 @@ from contract_review.plugins.fidic.skills import (
 )
 from contract_review.plugins.registry import DomainPlugin, register_plugin
 from contract_review.plugins.rules import uncapped_liability_raises_indemnities
-from contract_review.skills.cache import per_structure
 from contract_review.skills.schema import SkillRegistration
 from contract_review.structure_parser import DocumentParserConfig
 

@@ -35,6 +35,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from contract_review.analysis.cache import per_structure
 from contract_review.models import (
     ClauseKind,
     ClauseNode,
@@ -43,7 +44,6 @@ from contract_review.models import (
     ReviewChecklistItem,
 )
 from contract_review.playbook.files import read_yaml
-from contract_review.skills.cache import per_structure
 from contract_review.text import has_cjk
 from contract_review.text.literals import GatedPattern, fold
 

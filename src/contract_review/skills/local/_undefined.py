@@ -16,10 +16,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from contract_review.analysis.cache import per_structure
 from contract_review.models import DocumentStructure
 from contract_review.parties import contract_parties
 from contract_review.playbook.files import read_yaml
-from contract_review.skills.cache import per_structure
 from contract_review.text import HAN, repeated_lines
 
 _WORDS = read_yaml(Path(__file__).with_name("undefined_terms.yaml").read_text("utf-8"))

@@ -18,6 +18,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from contract_review.analysis.cache import per_structure
 from contract_review.models import (
     ClauseKind,
     DocumentStructure,
@@ -39,7 +40,6 @@ from contract_review.parties import (
 )
 from contract_review.playbook import BREADTH, NumberCheck, PartyCheck, Position
 from contract_review.playbook.measure import MEASURES
-from contract_review.skills.cache import per_structure
 from contract_review.skills.context import (
     ClauseSkillInput,
     ReviewContext,

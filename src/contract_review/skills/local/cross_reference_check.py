@@ -8,8 +8,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from contract_review.analysis.cache import per_structure
 from contract_review.models import ClauseNode, DocumentRole, DocumentStructure, RiskLevel, RiskPoint
-from contract_review.skills.cache import per_structure
 from contract_review.skills.context import ReviewContext, SkillState, StructureInput, require_clause
 from contract_review.skills.risks import RiskFactory
 from contract_review.skills.schema import SkillBackend, SkillRegistration

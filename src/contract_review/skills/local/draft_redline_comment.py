@@ -37,6 +37,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from contract_review.analysis.cache import per_structure
 from contract_review.errors import SkillError
 from contract_review.models import (
     ActionType,
@@ -50,7 +51,6 @@ from contract_review.models import (
 from contract_review.parties import GENERIC_LABELS, PartyRoles, party_actions, party_roles, role_key
 from contract_review.playbook import NumberCheck, Position
 from contract_review.playbook.measure import annual_rate as _annual_rate
-from contract_review.skills.cache import per_structure
 from contract_review.skills.context import ReviewContext, SkillState, StructureInput, require_clause
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 from contract_review.skills.titles import risk_title

@@ -1,5 +1,5 @@
-"""Per-document caches (public: skills, plugins and the graph share them): skills run once per
-clause, but some work depends only on the document."""
+"""Per-document caches (public: analysis, skills, plugins and the graph share them): the
+analysis runs once per clause, but some work depends only on the document."""
 
 from __future__ import annotations
 
