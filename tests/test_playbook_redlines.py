@@ -20,7 +20,7 @@ from contract_review.models import ActionType, DiffStatus, DocumentDiff, ReviewR
 from contract_review.parties import party_mentions, party_roles
 from contract_review.plugins import create_dispatcher, load_builtin_plugins
 from contract_review.plugins.registry import get_plugin
-from contract_review.skills.context import ReviewContext
+from contract_review.skills.context import prepare_context
 from contract_review.skills.local.check_positions import CheckPositionsOutput
 from contract_review.structure_parser import StructureParser
 from tests.conftest import FIXTURES
@@ -56,7 +56,7 @@ def _against(text: str, party: str, clause_id: str) -> list[tuple[str, str]]:
     structure = StructureParser().parse(text, document_id="c")
     if structure.get_clause(clause_id) is None:
         return []
-    ctx = ReviewContext(our_party=party, domain_id="generic").with_baselines(plugin)
+    ctx = prepare_context(side=party, domain_id="generic", baselines=plugin, structure=structure)
     result = asyncio.run(
         create_dispatcher().prepare_and_call("check_positions", clause_id, structure, ctx)
     )

@@ -186,7 +186,7 @@ def review_one(
         except InputError as exc:
             return {"status": "error", "error": one_line(exc)}
         result = ReviewResult.model_validate_json((Path(out) / "findings.json").read_bytes())
-        view = build_view(result, review_positions(review, result))
+        view = build_view(result, review_positions(review))
         rows = as_rows(view)
         inventory = {
             e.category: e.value or ("yes" if e.present else "")

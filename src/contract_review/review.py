@@ -65,8 +65,7 @@ from contract_review.parties import OurSide, find_parties, resolve_party
 from contract_review.playbook import Position, load_playbook
 from contract_review.plugins import create_dispatcher, load_builtin_plugins
 from contract_review.plugins.registry import DomainPlugin, get_plugin, require_plugin
-from contract_review.skills.context import ReviewContext
-from contract_review.skills.dispatcher import SkillDispatcher
+from contract_review.skills.context import ReviewContext, positions_in_force, prepare_context
 from contract_review.tasks import (
     OutputLock,
     ReviewOptions,
@@ -195,32 +194,19 @@ def _our_side(options: ReviewOptions, docs: list[TaskDocument]) -> OurSide:
     return resolve_party(structures[0] if structures else None, options.party, [])
 
 
-def _run_context(
-    manifest: TaskManifest,
-    docs: list[TaskDocument],
-    settings: Settings,
-    dispatcher: SkillDispatcher,
-    side: OurSide,
-) -> RunContext:
-    """The run context of a task: built once per run, from its manifest and documents."""
+def _facts(manifest: TaskManifest, docs: list[TaskDocument], side: OurSide) -> ReviewContext:
+    """The review facts of a run, prepared once: our side resolved in every document, the
+    playbook in force read and merged (the graph and the outputs both use them)."""
     options = manifest.options
-    plugin = require_plugin(options.domain)
-    facts = ReviewContext(
+    return prepare_context(
+        side=side,
+        baselines=require_plugin(options.domain),
+        criteria=options.criteria,
         task_id=manifest.task_id,
-        our_party=side.our_party,
         language=_language(options, docs),
         domain_id=options.domain,
         domain_subtype=options.subtype,
         documents=docs,
-        criteria_path=str(options.criteria) if options.criteria else None,
-    ).with_baselines(plugin)
-    return RunContext(
-        facts=facts,
-        dispatcher=dispatcher,
-        settings=settings,
-        plugin=plugin,
-        side=side,
-        transcripts=TranscriptLog(manifest.task_id, settings),
     )
 
 
@@ -354,12 +340,13 @@ async def _run(
     manifest.mark_running()
     save_manifest(manifest, settings)
     try:
-        result, llm_on, waiting = await _run_graph(manifest, docs, side, state, settings, hooks)
+        facts = _facts(manifest, docs, side)
+        result, llm_on, waiting = await _run_graph(manifest, facts, state, settings, hooks)
         usage = manifest.llm_usage if llm_on else None
         model = settings.llm_model if usage is not None else None
         audit = transcript_path(manifest.task_id, settings) if llm_on else None
         outputs = _write_outputs(
-            manifest, docs, result, llm_model=model, llm_usage=usage, transcripts=audit
+            manifest, facts, result, llm_model=model, llm_usage=usage, transcripts=audit
         )
     except BaseException as exc:
         _record_end(manifest, exc)
@@ -470,8 +457,7 @@ def _record_end(manifest: TaskManifest, exc: BaseException) -> None:
 
 async def _run_graph(
     manifest: TaskManifest,
-    docs: list[TaskDocument],
-    side: OurSide,
+    facts: ReviewContext,
     state: dict[str, Any] | None,
     settings: Settings,
     hooks: _Hooks,
@@ -503,7 +489,13 @@ async def _run_graph(
             llm.on_usage = record_usage
             stack.callback(record_usage, llm.usage)  # also when no call was counted
         dispatcher = create_dispatcher(settings)
-        run = _run_context(manifest, docs, settings, dispatcher, side)
+        run = RunContext(
+            facts=facts,
+            dispatcher=dispatcher,
+            settings=settings,
+            plugin=require_plugin(manifest.options.domain),
+            transcripts=TranscriptLog(manifest.task_id, settings),
+        )
         graph = build_review_graph(
             checkpointer=saver,
             interrupt_before=[],
@@ -516,7 +508,7 @@ async def _run_graph(
         snapshot = await graph.aget_state(probe)
         if state is None and not snapshot.values:
             # Killed before the first checkpoint: nothing was done, start from the manifest.
-            state = _initial_state(manifest, docs)
+            state = _initial_state(manifest, facts.documents)
         items = (state or snapshot.values).get("review_checklist", [])
         config = _config(manifest.thread, settings, len(items))
         carried = (state or {}).get("findings", {})
@@ -711,7 +703,7 @@ def _inventory(domain: str, structure: DocumentStructure | None) -> ClauseInvent
 
 def _write_outputs(
     manifest: TaskManifest,
-    docs: list[TaskDocument],
+    facts: ReviewContext,
     final: dict[str, Any],
     *,
     llm_model: str | None = None,
@@ -719,6 +711,7 @@ def _write_outputs(
     transcripts: Path | None = None,
 ) -> dict[str, str]:
     options = manifest.options
+    docs = facts.documents
     primary = docs[0]
     structure = primary.structure
     content = primary.content
@@ -741,7 +734,7 @@ def _write_outputs(
     result = ReviewResult(
         task_id=manifest.task_id,
         created_at=manifest.created_at,
-        our_party=options.party,
+        our_party=_party_named(facts.side),
         language=final.get("language", "en"),
         domain_id=options.domain,
         domain_subtype=options.subtype,
@@ -769,7 +762,7 @@ def _write_outputs(
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
     try:
-        staged = _export(result, docs, final, manifest, staging)
+        staged = _export(result, facts, final, manifest, staging)
         if transcripts is not None and transcripts.is_file():
             # the audit file of the model's work (not part of the client's report)
             staged["transcripts"] = staging / "transcripts.jsonl"
@@ -784,7 +777,7 @@ def _write_outputs(
 
 def _export(
     result: ReviewResult,
-    docs: list[TaskDocument],
+    facts: ReviewContext,
     final: dict[str, Any],
     manifest: TaskManifest,
     folder: Path,
@@ -792,14 +785,14 @@ def _export(
     """Every output of a review, written into `folder`; an ExportError names the one that
     failed and why."""
     options = manifest.options
+    docs = facts.documents
     settings = get_settings()
     plugin = require_plugin(options.domain)
-    positions = review_positions(options, result)
     negotiated = options.supplement if docs and docs[0].derived_from_supplement else None
     export = ExportSettings(
         author=options.author or settings.redline_author or _last_reviewer(final),
         comments=options.comments,
-        positions=positions,
+        positions=facts.positions,
         playbook_name=plugin.playbook.name if plugin.playbook else "",
         user_playbook=options.criteria.name if options.criteria else None,
         # the user's own Word file is marked up; a text or a derived document gets a new one
@@ -812,22 +805,16 @@ def _export(
     return paths
 
 
-def review_positions(options: ReviewOptions, result: ReviewResult) -> list[Position]:
-    """The playbook positions a review was measured against (the domain's, with the user's
-    playbook), for showing its issues: titles, why, our position, fallback."""
-    plugin = require_plugin(options.domain)
-    return (
-        ReviewContext(
-            task_id=result.task_id,
-            our_party=result.our_party,
-            language=result.language,
-            domain_id=options.domain,
-            domain_subtype=options.subtype,
-            criteria_path=str(options.criteria) if options.criteria else None,
-        )
-        .with_baselines(plugin)
-        .positions
-    )
+def review_positions(options: ReviewOptions) -> list[Position]:
+    """The playbook positions a review with `options` is measured against (the domain's, with
+    the user's playbook over them), for showing its issues after the run: titles, why, our
+    position, fallback — the same the run prepared."""
+    return positions_in_force(require_plugin(options.domain), options.criteria, options.subtype)
+
+
+def _party_named(side: OurSide) -> str:
+    """How the outputs name our party: as the contract names it ('' when neutral)."""
+    return side.party.describe() if side.party is not None else ""
 
 
 def _last_reviewer(final: dict[str, Any]) -> str:

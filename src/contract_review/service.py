@@ -97,7 +97,7 @@ class ReviewService:
         unknown = [d for d in wanted or [] if d not in decisions]
         if unknown:
             raise InputError(f"no decision on redline {unknown[0]} in review task {task_id}")
-        found = lessons(result, review_positions(manifest.options, result), decisions, wanted)
+        found = lessons(result, review_positions(manifest.options), decisions, wanted)
         amended = [lesson.position for lesson in found if lesson.position is not None]
         if amended:
             remember(playbook, amended, manifest.options.domain)

@@ -27,7 +27,7 @@ from contract_review.plugins.registry import (
     require_plugin,
 )
 from contract_review.review import ReviewOptions, start_review
-from contract_review.skills.context import ReviewContext
+from contract_review.skills.context import prepare_context
 from tests.conftest import EXAMPLES
 from tests.graph.test_review_graph import chinese_review_state
 
@@ -55,9 +55,14 @@ async def test_documents_come_from_the_run_context(saver: BaseCheckpointSaver[An
     expected = await graph.ainvoke(with_documents, _config())
 
     plugin = require_plugin("fidic")
-    facts = ReviewContext(
-        task_id="ctx", our_party="承包人", language="zh-CN", domain_id="fidic", documents=docs
-    ).with_baselines(plugin)
+    facts = prepare_context(
+        side="承包人",
+        baselines=plugin,
+        task_id="ctx",
+        language="zh-CN",
+        domain_id="fidic",
+        documents=docs,
+    )
     run = RunContext(
         facts=facts, dispatcher=create_dispatcher(), settings=Settings(), plugin=plugin
     )

@@ -24,7 +24,7 @@ from contract_review.plugins.registry import (
     DomainPlugin,
     get_plugin,
 )
-from contract_review.skills.context import ReviewContext
+from contract_review.skills.context import prepare_context
 from contract_review.skills.dispatcher import SkillDispatcher
 from contract_review.structure_parser import StructureParser
 from tests.conftest import EXAMPLES, registered_plugin
@@ -68,7 +68,7 @@ def run(
     party: str = "",
     trigger_date: date | None = None,
 ) -> list[TimeBar]:
-    ctx = ReviewContext(our_party=party)
+    ctx = prepare_context(side=party, structure=structure)
     inp = TimeBarInput(
         clause_id=clause_id,
         document_structure=structure,
@@ -204,7 +204,7 @@ def test_shorter_than_standard() -> None:
         "time.\n",
         document_id="claims",
     )
-    ctx = ReviewContext(domain_id="test_time_bar").with_baselines(get_plugin("test_time_bar"))
+    ctx = prepare_context(domain_id="test_time_bar", baselines=get_plugin("test_time_bar"))
     out = handle(TimeBarInput(clause_id="20.1", document_structure=claims, review_context=ctx))
     (bar,) = out.time_bars
     assert out.baseline_key == "20.1"

@@ -20,7 +20,7 @@ from contract_review.plugins.registry import (
     DomainPlugin,
     get_plugin,
 )
-from contract_review.skills.context import ReviewContext
+from contract_review.skills.context import prepare_context
 from contract_review.skills.dispatcher import SkillDispatcher
 from contract_review.skills.local.assess_deviation import (
     REGISTRATION,
@@ -133,8 +133,11 @@ def assess(
             clause_id=clause_id,
             document_structure=contract,
             baseline_structure=baseline,
-            review_context=ReviewContext(our_party=our_party, **ctx).with_baselines(
-                get_plugin(ctx.get("domain_id"))
+            review_context=prepare_context(
+                side=our_party,
+                baselines=get_plugin(ctx.get("domain_id")),
+                structure=contract,
+                **ctx,
             ),
             criteria_data=criteria,
         )

@@ -9,7 +9,7 @@ import pytest
 from contract_review.models import RiskLevel
 from contract_review.plugins import create_dispatcher, load_builtin_plugins
 from contract_review.plugins.registry import get_plugin
-from contract_review.skills.context import ReviewContext
+from contract_review.skills.context import prepare_context
 from contract_review.skills.local.check_positions import (
     CheckPositionsOutput,
     favourable_rule,
@@ -55,7 +55,7 @@ def _findings(text: str, party: str, clause_id: str) -> CheckPositionsOutput:
     plugin = get_plugin("generic")
     assert plugin is not None
     structure = StructureParser().parse(text, document_id="c")
-    ctx = ReviewContext(our_party=party, domain_id="generic").with_baselines(plugin)
+    ctx = prepare_context(side=party, domain_id="generic", baselines=plugin, structure=structure)
     result = asyncio.run(
         create_dispatcher().prepare_and_call("check_positions", clause_id, structure, ctx)
     )

@@ -15,7 +15,7 @@ from contract_review.plugins.registry import (
     DomainPlugin,
     get_plugin,
 )
-from contract_review.skills.context import ReviewContext
+from contract_review.skills.context import prepare_context
 from contract_review.skills.dispatcher import SkillDispatcher
 from contract_review.skills.local.compare_with_baseline import (
     REGISTRATION,
@@ -124,7 +124,9 @@ def compare(
             baseline_text=text,
             document_structure=contract,
             baseline_structure=baseline,
-            review_context=ReviewContext(**ctx).with_baselines(get_plugin(ctx.get("domain_id"))),
+            review_context=prepare_context(
+                baselines=get_plugin(ctx.get("domain_id")), structure=contract, **ctx
+            ),
         )
     )
 

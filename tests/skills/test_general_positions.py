@@ -13,7 +13,7 @@ from contract_review.parties import find_parties, party_actions, party_places, p
 from contract_review.playbook.measure import percent
 from contract_review.plugins import create_dispatcher, load_builtin_plugins
 from contract_review.plugins.registry import get_plugin
-from contract_review.skills.context import ReviewContext
+from contract_review.skills.context import prepare_context
 from contract_review.skills.local.check_positions import CheckPositionsOutput
 from contract_review.structure_parser import StructureParser
 
@@ -64,7 +64,7 @@ def _findings(text: str, party: str, clause_id: str) -> CheckPositionsOutput:
     plugin = get_plugin("generic")
     assert plugin is not None
     structure = StructureParser().parse(text, document_id="c")
-    ctx = ReviewContext(our_party=party, domain_id="generic").with_baselines(plugin)
+    ctx = prepare_context(side=party, domain_id="generic", baselines=plugin, structure=structure)
     result = asyncio.run(
         create_dispatcher().prepare_and_call("check_positions", clause_id, structure, ctx)
     )
@@ -371,7 +371,7 @@ def test_late_payment_is_no_uncapped_damages_and_damages_fall_on_the_party_in_de
         ("乙方", "1.16", True),
         ("甲方", "1.16", False),
     ):
-        ctx = ReviewContext(our_party=party, domain_id="generic")
+        ctx = prepare_context(side=party, domain_id="generic", structure=structure)
         out = handle(
             FinancialTermsInput(
                 clause_id=clause_id, document_structure=structure, review_context=ctx

@@ -31,7 +31,7 @@ from contract_review.plugins import create_dispatcher, load_builtin_plugins
 from contract_review.plugins.registry import get_plugin
 from contract_review.plugins.rules import uncapped_liability_raises_indemnities
 from contract_review.review import ReviewOptions, start_review
-from contract_review.skills.context import ReviewContext
+from contract_review.skills.context import prepare_context
 from contract_review.skills.local.draft_redline_comment import DraftRedlineInput
 from contract_review.skills.local.draft_redline_comment import handle as draft
 from contract_review.skills.risks import risks_from_skill_outputs
@@ -236,9 +236,14 @@ def _rule_risks(
 ) -> list[RiskPoint]:
     """The risks one skill's rule finds on one clause, in `language`."""
     load_builtin_plugins()
-    ctx = ReviewContext(
-        our_party=party, language=language, domain_id=domain, documents=documents or []
-    ).with_baselines(get_plugin(domain))
+    ctx = prepare_context(
+        side=party,
+        baselines=get_plugin(domain),
+        structure=structure,
+        language=language,
+        domain_id=domain,
+        documents=documents or [],
+    )
     dispatcher = create_dispatcher()
     result = asyncio.run(dispatcher.prepare_and_call(skill, clause_id, structure, ctx))
     assert result.success, result.error
@@ -496,8 +501,12 @@ def test_a_chinese_redline_comment_names_the_risk_by_its_title() -> None:
     from contract_review.plugins.registry import require_plugin
 
     load_builtin_plugins()
-    ctx = ReviewContext(our_party="乙方", language="zh-CN", domain_id="generic").with_baselines(
-        require_plugin("generic")
+    ctx = prepare_context(
+        side="乙方",
+        baselines=require_plugin("generic"),
+        structure=BUILD,
+        language="zh-CN",
+        domain_id="generic",
     )
     out = draft(
         DraftRedlineInput(

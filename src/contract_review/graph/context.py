@@ -9,15 +9,16 @@ state, no context — gets a context derived from the state by `context_from_sta
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from contract_review.config import Settings
-from contract_review.models import DocumentRole, DocumentStructure, TaskDocument
-from contract_review.parties import OurSide, Party
+from contract_review.models import DocumentRole, DocumentStructure
+from contract_review.parties import OurSide
 from contract_review.plugins.registry import DomainPlugin, get_plugin, plugin_for
 from contract_review.skills.context import ReviewContext
 from contract_review.skills.dispatcher import SkillDispatcher
+from contract_review.skills.state import review_context
 from contract_review.transcripts import TranscriptLog
 
 __all__ = ["RunContext", "context_from_state", "facts_from_state"]
@@ -28,9 +29,9 @@ class RunContext:
     """Everything one review run needs besides its state (LangGraph runtime context)."""
 
     facts: ReviewContext
-    """Task facts and documents as skills read them: task id, our party, language, domain,
-    subtype, documents with their structures, the review playbook; with the domain's
-    baselines attached."""
+    """Task facts and documents as skills read them, prepared once: task id, our side resolved,
+    language, domain, subtype, documents with their structures, the playbook in force; with the
+    domain's baselines attached."""
     dispatcher: SkillDispatcher
     """Runs the skills (rules and the agent's tools)."""
     settings: Settings
@@ -39,8 +40,6 @@ class RunContext:
     """The domain plugin: checklist, baselines, cross-clause rules, prompt hints."""
     max_retries: int = 2
     """Redrafts of a clause's redlines while validation fails."""
-    side: OurSide = field(default_factory=OurSide)
-    """Whom the review acts for (a party of the contract, or neutral)."""
     transcripts: TranscriptLog | None = None
     """Where the model's conversations are kept for audit (None: not kept)."""
 
@@ -50,33 +49,20 @@ class RunContext:
         return self.facts.task_id
 
     @property
+    def side(self) -> OurSide:
+        """Whom the review acts for (a party of the contract, or neutral), resolved once."""
+        return self.facts.side
+
+    @property
     def primary(self) -> DocumentStructure | None:
         """The structure of the document under review."""
         return self.facts.structure_of(DocumentRole.PRIMARY)
 
 
 def facts_from_state(state: Mapping[str, Any]) -> ReviewContext:
-    """The task facts of a review state that carries its documents (SPEC-4 callers): a bare
-    `primary_structure` becomes the primary document."""
-    documents = [TaskDocument.model_validate(d) for d in state.get("documents") or []]
-    structure = state.get("primary_structure")
-    if structure is not None and not any(d.role is DocumentRole.PRIMARY for d in documents):
-        structure = DocumentStructure.model_validate(structure)
-        primary = TaskDocument(
-            document_id=structure.document_id or "primary",
-            role=DocumentRole.PRIMARY,
-            filename="",
-            structure=structure,
-        )
-        documents = [primary, *documents]
-    return ReviewContext(
-        task_id=str(state.get("task_id") or "task"),
-        our_party=str(state.get("our_party") or ""),
-        language=str(state.get("language") or "en"),
-        domain_id=state.get("domain_id"),
-        domain_subtype=state.get("domain_subtype"),
-        documents=documents,
-    )
+    """The task facts of a review state that carries its documents (SPEC-4 callers), through
+    the one SPEC-19 adapter (`skills.state.review_context`), the domain's positions attached."""
+    return review_context(state, get_plugin)
 
 
 def context_from_state(
@@ -91,16 +77,10 @@ def context_from_state(
     if facts.baselines is None:
         # Baselines only of a domain the state names: a review without one compares with none.
         facts = facts.with_baselines(get_plugin(facts.domain_id))
-    # The state names our party as the skills know it; no preamble is read here.
-    named = facts.our_party
-    side = (
-        OurSide(party=Party(name=named, labels=(named,)), our_party=named) if named else OurSide()
-    )
     return RunContext(
         facts=facts,
         dispatcher=dispatcher,
         settings=settings,
         plugin=plugin_for(facts.domain_id),
         max_retries=int(state.get("max_retries", 2)),
-        side=side,
     )

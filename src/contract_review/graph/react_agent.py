@@ -35,9 +35,10 @@ from typing_extensions import TypedDict
 
 from contract_review.errors import LLMError
 from contract_review.models import AgentRunInfo, DocumentStructure
-from contract_review.skills.context import ReviewContext, SkillState
+from contract_review.skills.context import SkillState
 from contract_review.skills.dispatcher import SkillDispatcher
 from contract_review.skills.risks import is_chinese
+from contract_review.skills.state import review_context
 from contract_review.skills.tool_adapter import parse_tool_calls
 from contract_review.types import ChatModel, clear_call_usage, last_call_usage
 
@@ -461,7 +462,7 @@ async def run_react_agent(
     `info.stop_reason` says what happened). `categories` limits the tools offered to those
     skill categories (SPEC-21's `category_filter`; empty: every tool)."""
     started = time.perf_counter()
-    facts = ReviewContext.from_state(state)
+    facts = review_context(state)
     if categories:
         tools = [
             tool

@@ -1,9 +1,10 @@
 """What a skill may know about the review beyond its clause: the typed task facts.
 
-A review builds one `ReviewContext` (part of its run context) and the dispatcher hands it to
-every skill's `prepare_input(clause_id, primary_structure, state)`. Callers that still pass the
-review state as a mapping (SPEC-19) get it validated once, at that edge, by
-`ReviewContext.from_state` — inside a skill everything is typed.
+A review prepares one `ReviewContext` (part of its run context, `prepare_context`): our party
+resolved against the contract, the playbook in force read and merged once. The dispatcher
+hands it to every skill's `prepare_input(clause_id, primary_structure, state)`; callers that
+pass the review state as a mapping (SPEC-19) meet the one adapter, `skills.state` — inside a
+skill everything is typed.
 
 The domain's baseline positions reach skills through the context (`baselines`), set by whoever
 knows the domain plugins, so skills never import plugins.
@@ -11,7 +12,7 @@ knows the domain plugins, so skills never import plugins.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol
@@ -26,6 +27,7 @@ from contract_review.models import (
     DocumentStructure,
     TaskDocument,
 )
+from contract_review.parties import OurSide, Party, PartyRoles, party_roles
 from contract_review.playbook import Playbook, Position, load_playbook, merge_positions
 
 __all__ = [
@@ -35,6 +37,8 @@ __all__ = [
     "SkillState",
     "StructureInput",
     "merge_positions",
+    "positions_in_force",
+    "prepare_context",
     "require_clause",
 ]
 
@@ -59,46 +63,49 @@ class BaselineSource(Protocol):
 
 
 class ReviewContext(BaseModel):
-    """The review facts skills use: who we act for, language, domain, and the documents."""
+    """The review facts skills read, prepared once per run (`prepare_context`): who we act for,
+    resolved against the contract; the language, domain and documents; the playbook in force.
 
-    # A state mapping's other keys are kept (as extras): a SPEC-19 `prepare_input` may read
-    # any key of the state it was given, through `get` / `[]`.
-    model_config = ConfigDict(extra="allow")
+    A plain typed model: a SPEC-19 caller's state mapping is turned into one at the edge
+    (`skills.state.review_context`), never read inside a skill."""
+
+    model_config = ConfigDict(extra="forbid")
 
     task_id: str = Field("", description="Review task id.")
-    our_party: str = Field("", description="The party we act for, as named in the contract.")
+    side: OurSide = Field(
+        default_factory=OurSide, description="Whom the review acts for (a party, or neutral)."
+    )
+    roles: dict[str, PartyRoles] = Field(
+        default_factory=dict,
+        description="Our party's and the other side's words in each document, by document id, "
+        "resolved once (empty when neutral).",
+    )
     language: str = Field("en", description="'en' or 'zh-CN'.")
     domain_id: str | None = Field(None, description="'generic', 'fidic', 'sha_spa' or None.")
     domain_subtype: str | None = Field(None, description="e.g. 'silver_book'.")
     documents: list[TaskDocument] = Field(default_factory=list, description="Task documents.")
-    criteria_path: str | None = Field(None, description="Review playbook file, if any.")
+    positions: list[Position] = Field(
+        default_factory=list,
+        description="The playbook in force: the domain's positions with the user's (and their "
+        "remembered ones) merged over them, those of this subtype.",
+    )
+    criteria_path: str | None = Field(None, description="The user's playbook file, if any.")
 
-    # Not data: the domain's positions, attached by the run (never serialised).
+    # Not data: the domain's positions by clause, attached by `prepare_context` (never
+    # serialised).
     _baselines: BaselineSource | None = PrivateAttr(default=None)
 
     @classmethod
-    def from_state(cls, state: ReviewContext | Mapping[str, Any] | None) -> ReviewContext:
-        """The context itself, or a review state validated (the keys skills use typed, the
-        others kept as they are)."""
-        if isinstance(state, ReviewContext):
-            return state
-        return cls.model_validate(dict(state or {}))
+    def from_state(cls, state: SkillState | None) -> ReviewContext:
+        """The typed facts of what a skill was given (see `skills.state.review_context`)."""
+        from .state import review_context
 
-    def get(self, key: str, default: Any = None) -> Any:
-        """A fact by its state key (SPEC-19 `prepare_input` functions read the state so)."""
-        if key in type(self).model_fields:
-            return getattr(self, key)
-        return (self.model_extra or {}).get(key, default)
+        return review_context(state)
 
-    def __getitem__(self, key: str) -> Any:
-        marker = object()
-        value = self.get(key, marker)
-        if value is marker:
-            raise KeyError(key)
-        return value
-
-    def __contains__(self, key: object) -> bool:
-        return key in type(self).model_fields or key in (self.model_extra or {})
+    @property
+    def our_party(self) -> str:
+        """Our party as the user named it ('' when neutral)."""
+        return self.side.our_party
 
     @property
     def baselines(self) -> BaselineSource | None:
@@ -106,22 +113,25 @@ class ReviewContext(BaseModel):
         return self._baselines
 
     def with_baselines(self, source: BaselineSource | None) -> ReviewContext:
-        """A copy of this context whose skills see `source`'s positions."""
-        copy = self.model_copy()
+        """A copy of this context for `source`'s domain: its positions by clause attached and
+        the playbook in force taken from it (with the user's file over it)."""
+        copy = self.model_copy(
+            update={
+                "positions": positions_in_force(source, self.criteria_path, self.domain_subtype)
+            }
+        )
         copy._baselines = source
         return copy
 
-    @property
-    def positions(self) -> list[Position]:
-        """The positions that apply to this review's subtype: the domain's playbook, with the
-        user's playbook (`criteria_path`) replacing positions of the same id and adding new
-        ones."""
-        playbook = self._baselines.playbook if self._baselines is not None else None
-        positions = list(playbook.positions) if playbook is not None else []
-        if self.criteria_path:
-            positions = merge_positions(positions, _user_positions(self.criteria_path))
-        subtype = self.domain_subtype
-        return [p for p in positions if not p.subtypes or subtype in p.subtypes]
+    def roles_in(self, structure: DocumentStructure | None) -> PartyRoles:
+        """Our party's and the other side's words in `structure` (one of the run's documents;
+        another structure gets the primary document's): unresolved when neutral."""
+        if structure is not None and structure.document_id in self.roles:
+            return self.roles[structure.document_id]
+        primary = self.structure_of(DocumentRole.PRIMARY)
+        if primary is not None and primary.document_id in self.roles:
+            return self.roles[primary.document_id]
+        return next(iter(self.roles.values()), PartyRoles(our_party="", resolved=False))
 
     def baseline(self, key: str) -> BaselinePosition | None:
         """The domain's position for a clause id or topic (this review's subtype first)."""
@@ -144,6 +154,65 @@ class ReviewContext(BaseModel):
         return next((d.structure for d in self.with_role(role) if d.structure), None)
 
 
+def prepare_context(
+    *,
+    side: OurSide | str = "",
+    baselines: BaselineSource | None = None,
+    criteria: Path | str | None = None,
+    structure: DocumentStructure | None = None,
+    task_id: str = "",
+    language: str | None = None,
+    domain_id: str | None = None,
+    domain_subtype: str | None = None,
+    documents: Sequence[TaskDocument] = (),
+) -> ReviewContext:
+    """The review facts of a run, prepared once: our side resolved in every document (and in
+    `structure`, a contract reviewed without documents), the playbook in force read, merged
+    and validated (the domain's positions from `baselines`, the user's `criteria` file over
+    them), and the domain's positions by clause attached.
+
+    `side` is the party already resolved against the contract, or the word a caller names our
+    party by (taken as it is: no preamble is read for it)."""
+    if isinstance(side, str):
+        word = side.strip()
+        side = (
+            OurSide(party=Party(name=word, labels=(word,)), our_party=word) if word else OurSide()
+        )
+    structures = [d.structure for d in documents if d.structure is not None]
+    if structure is not None:
+        structures.append(structure)
+    roles = (
+        {s.document_id: party_roles(s, side.our_party) for s in structures}
+        if side.our_party
+        else {}
+    )
+    # A language left unset stays unset: a drafted comment then follows the contract's.
+    given = {"language": language} if language is not None else {}
+    context = ReviewContext(
+        task_id=task_id,
+        side=side,
+        roles=roles,
+        domain_id=domain_id,
+        domain_subtype=domain_subtype,
+        documents=list(documents),
+        criteria_path=str(criteria) if criteria else None,
+        **given,
+    )
+    return context.with_baselines(baselines)
+
+
+def positions_in_force(
+    baselines: BaselineSource | None, criteria: Path | str | None, subtype: str | None
+) -> list[Position]:
+    """The playbook in force: the domain's positions (`baselines`), the user's `criteria` file
+    merged over them (read once per file version), those of `subtype`."""
+    playbook = baselines.playbook if baselines is not None else None
+    positions = list(playbook.positions) if playbook is not None else []
+    if criteria:
+        positions = merge_positions(positions, _user_positions(str(criteria)))
+    return [p for p in positions if not p.subtypes or subtype in p.subtypes]
+
+
 def _user_positions(path: str) -> list[Position]:
     file = Path(path)
     try:
@@ -155,14 +224,16 @@ def _user_positions(path: str) -> list[Position]:
 
 @lru_cache(maxsize=16)
 def _read_positions(path: str, stamp: int) -> list[Position]:
-    """The positions of a user playbook (cached per file version: read once per run)."""
+    """The positions of a user playbook (cached per file version: a run and its exports, or a
+    batch's contracts, read it once)."""
     del stamp  # part of the cache key only
     return list(load_playbook(Path(path)).positions)
 
 
 SkillState = ReviewContext | Mapping[str, Any]
-"""What `prepare_input(clause_id, primary_structure, state)` receives: the review's typed
-context (from the dispatcher), or a review state mapping (SPEC-19 callers)."""
+"""What `prepare_input(clause_id, primary_structure, state)` receives: the review's context as
+a mapping (`skills.state.StateView`, from the dispatcher), a review state mapping (SPEC-19
+callers) or the context itself; `skills.state.review_context` gives its typed facts."""
 
 
 class StructureInput(BaseModel):

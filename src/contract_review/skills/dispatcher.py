@@ -23,7 +23,7 @@ from contract_review.errors import SkillError
 from contract_review.models import DocumentStructure
 
 from ._remote import RemoteSkillClient, RemoteSkillError
-from .context import BaselineSource, ReviewContext, SkillState
+from .context import BaselineSource, SkillState
 from .schema import (
     INTERNAL_FIELDS,
     GenericSkillInput,
@@ -32,6 +32,7 @@ from .schema import (
     SkillRegistration,
     SkillResult,
 )
+from .state import StateView, review_context
 from .tool_adapter import skills_to_tool_definitions
 
 __all__ = ["BaselinesOf", "SkillDispatcher", "resolve_handler"]
@@ -244,10 +245,13 @@ class SkillDispatcher:
                 document_structure=structure,
                 state_snapshot={k: v for k, v in llm_arguments.items() if k != "clause_id"},
             )
-        context = ReviewContext.from_state(state)
+        context = review_context(state, self.baselines_of)
         if context.baselines is None and self.baselines_of is not None:
             context = context.with_baselines(self.baselines_of(context.domain_id))
-        prepared = resolve_handler(reg.prepare_input_fn)(clause_id, structure, context)
+        # A SPEC-19 prepare_input reads the state as a mapping; ours read the context behind it.
+        extras = state if isinstance(state, Mapping) and not isinstance(state, StateView) else None
+        view = StateView(context, extras)
+        prepared = resolve_handler(reg.prepare_input_fn)(clause_id, structure, view)
         if not isinstance(prepared, BaseModel):
             raise SkillError(f"prepare_input of {reg.skill_id} returned no model")
         fields = type(prepared).model_fields

@@ -1,0 +1,88 @@
+"""The SPEC-19 edge: a review state given as a mapping, and the mapping a SPEC-19
+`prepare_input(clause_id, primary_structure, state)` may read.
+
+Inside the engine the review's facts are one typed `ReviewContext`. SPEC-4/19 callers hand the
+dispatcher (or the graph) the review state as a mapping instead; `review_context` turns it into
+a context once, here, and `StateView` shows a context as that mapping again to a
+`prepare_input` that reads `state.get("our_party")`. Nothing else knows the mapping form.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from contract_review.models import DocumentRole, DocumentStructure, TaskDocument
+
+from .context import BaselineSource, ReviewContext, SkillState, prepare_context
+
+__all__ = ["StateView", "review_context"]
+
+
+class StateView(Mapping[str, Any]):
+    """A review context read as the SPEC-19 state mapping: its facts by their state keys
+    (`our_party`, `language`, `domain_id`, …), then the other keys of the state it came from."""
+
+    def __init__(self, context: ReviewContext, extras: Mapping[str, Any] | None = None) -> None:
+        self.context = context
+        """The typed facts (what the engine's own `prepare_input` functions read)."""
+        self._extras = dict(extras or {})
+
+    def _facts(self) -> dict[str, Any]:
+        ctx = self.context
+        return {
+            "task_id": ctx.task_id,
+            "our_party": ctx.our_party,
+            "language": ctx.language,
+            "domain_id": ctx.domain_id,
+            "domain_subtype": ctx.domain_subtype,
+            "documents": ctx.documents,
+            "criteria_path": ctx.criteria_path,
+        }
+
+    def __getitem__(self, key: str) -> Any:
+        facts = self._facts()
+        return facts[key] if key in facts else self._extras[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter({**self._extras, **self._facts()})
+
+    def __len__(self) -> int:
+        return len({**self._extras, **self._facts()})
+
+
+def review_context(
+    state: SkillState | None,
+    baselines_of: Callable[[str | None], BaselineSource | None] | None = None,
+) -> ReviewContext:
+    """The typed facts of what a skill was given: the context itself, the context behind a
+    `StateView`, or a SPEC-4/19 state mapping prepared once (its documents, or a bare
+    `primary_structure` as the primary document; our party as the state names it, no preamble
+    read; the domain's positions from `baselines_of`)."""
+    if isinstance(state, ReviewContext):
+        return state
+    if isinstance(state, StateView):
+        return state.context
+    state = state or {}
+    documents = [TaskDocument.model_validate(d) for d in state.get("documents") or []]
+    structure = state.get("primary_structure")
+    if structure is not None and not any(d.role is DocumentRole.PRIMARY for d in documents):
+        structure = DocumentStructure.model_validate(structure)
+        primary = TaskDocument(
+            document_id=structure.document_id or "primary",
+            role=DocumentRole.PRIMARY,
+            filename="",
+            structure=structure,
+        )
+        documents = [primary, *documents]
+    domain = state.get("domain_id")
+    return prepare_context(
+        side=str(state.get("our_party") or ""),
+        baselines=baselines_of(domain) if baselines_of is not None else None,
+        criteria=state.get("criteria_path"),
+        task_id=str(state.get("task_id") or ""),
+        language=state.get("language") or None,
+        domain_id=domain,
+        domain_subtype=state.get("domain_subtype"),
+        documents=documents,
+    )
