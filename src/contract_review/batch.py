@@ -1,12 +1,13 @@
 """Portfolio review: many contracts in one run, into one workbook.
 
 `run_batch` collects the contracts (files, folders walked without leaving them, globs),
-reviews each in a local worker process with every redline left pending (or reads only its
-clause inventory), and writes per-contract outputs plus `portfolio.xlsx` (a row per contract,
-a sheet of every issue, a heat map contract × topic) and `portfolio.json`. Identical files
-(same SHA-256) are reviewed once; a contract that cannot be read, or where no party matches,
-is a row with its error and the batch goes on. The state of the batch (`batch.jsonl` in the
-output folder) lets the same command, run again, skip the contracts already done.
+reviews each in a local worker process, or on Celery workers with `queue` (`jobs.contract`:
+every redline left pending, or only its clause inventory), and writes per-contract outputs
+plus `portfolio.xlsx` (a row per contract, a sheet of every issue, a heat map contract × topic)
+and `portfolio.json`. Identical files (same SHA-256) are reviewed once; a contract that cannot
+be read, or where no party matches, is a row with its error and the batch goes on. The state of
+the batch (`batch.jsonl` in the output folder) lets the same command, run again, skip the
+contracts already done.
 """
 
 from __future__ import annotations
