@@ -4,7 +4,7 @@ each run on fresh output folders.
 
 Prints per run: contracts, wall time, contracts per second, per-contract CPU time (median and
 max, from each worker's own measure), peak RSS of the largest worker, and the speed-up of 2
-workers over 1. The local runs call `batch.review_one` in a process pool (the engine's work);
+workers over 1. The local runs call `jobs.contract.review_one` in a process pool (the engine's work);
 the Celery run is a whole `batch --queue` (enqueue, reviews, collecting rows, the workbook),
 with the worker started, and ready, before the clock starts.
 
@@ -36,8 +36,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def _review(path: str, out: str, state: str) -> tuple[float, float, str]:
     """(CPU seconds, peak RSS MB of this worker so far, status) of one contract."""
-    from contract_review.batch import review_one
     from contract_review.config import Settings
+    from contract_review.jobs.contract import review_one
 
     settings = Settings(state_dir=Path(state), use_react_agent=False, llm_base_url=None)
     start = time.process_time()
@@ -93,7 +93,8 @@ def _celery(files: list[Path], workers: int, broker: str, postgres: str) -> dict
     """A queued batch on one `contract-review worker --concurrency N` started for it."""
     from contract_review.batch import BatchOptions, batch_scope, run_batch
     from contract_review.config import Settings
-    from contract_review.workqueue import RunStore, make_app, ping
+    from contract_review.jobs.celery_app import make_app, ping
+    from contract_review.jobs.runs import RunStore
 
     with tempfile.TemporaryDirectory() as work:
         env = {

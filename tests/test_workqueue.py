@@ -24,7 +24,8 @@ from openpyxl import load_workbook
 
 from contract_review.batch import BatchOptions, ContractRow, batch_scope, run_batch
 from contract_review.config import Settings
-from contract_review.workqueue import RunStore, make_app, ping
+from contract_review.jobs.celery_app import make_app, ping
+from contract_review.jobs.runs import RunStore
 from tests.conftest import EXAMPLES, POSTGRES
 
 BROKER = "redis://127.0.0.1:6379/0"

@@ -1,12 +1,13 @@
 """Portfolio review: many contracts in one run, into one workbook.
 
 `run_batch` collects the contracts (files, folders walked without leaving them, globs),
-reviews each in a local worker process with every redline left pending (or reads only its
-clause inventory), and writes per-contract outputs plus `portfolio.xlsx` (a row per contract,
-a sheet of every issue, a heat map contract × topic) and `portfolio.json`. Identical files
-(same SHA-256) are reviewed once; a contract that cannot be read, or where no party matches,
-is a row with its error and the batch goes on. The state of the batch (`batch.jsonl` in the
-output folder) lets the same command, run again, skip the contracts already done.
+reviews each in a local worker process, or on Celery workers with `queue` (`jobs.contract`:
+every redline left pending, or only its clause inventory), and writes per-contract outputs
+plus `portfolio.xlsx` (a row per contract, a sheet of every issue, a heat map contract × topic)
+and `portfolio.json`. Identical files (same SHA-256) are reviewed once; a contract that cannot
+be read, or where no party matches, is a row with its error and the batch goes on. The state of
+the batch (`batch.jsonl` in the output folder) lets the same command, run again, skip the
+contracts already done.
 """
 
 from __future__ import annotations
@@ -22,13 +23,17 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from contract_review.config import Settings, get_settings
 from contract_review.errors import InputError, one_line
-from contract_review.tasks import ReviewOptions, file_digest
+from contract_review.jobs.contract import review_one
+from contract_review.tasks import file_digest
 
-__all__ = ["BatchOptions", "ContractRow", "batch_scope", "collect_files", "review_one", "run_batch"]
+if TYPE_CHECKING:
+    from contract_review.exports.portfolio import PortfolioRow
+
+__all__ = ["BatchOptions", "ContractRow", "batch_scope", "collect_files", "run_batch"]
 
 CONTRACT_SUFFIXES = frozenset({".docx", ".pdf", ".txt", ".md"})
 _OUT_OF_SCOPE = {".doc": "legacy .doc files are not read (save as .docx)"}
@@ -121,117 +126,6 @@ def _slug(path: Path, digest: str) -> str:
     return f"{stem}-{digest[:8]}"
 
 
-def _contract_settings(settings: Settings, out: Path) -> Settings:
-    """A contract's review keeps its task (and, without PostgreSQL, its checkpoints) beside
-    its outputs: the contracts of a batch share no database file, so workers never wait on
-    each other's writes, and a contract's folder holds all of it."""
-    return settings.model_copy(update={"state_dir": out / ".state"})
-
-
-def _earlier_task(party: str, settings: Settings) -> Any:
-    """The task an earlier run (or a delivery cut short) made for this contract and party."""
-    from contract_review.tasks import list_tasks
-
-    for manifest in list_tasks(settings):
-        if manifest.options.party == party:
-            return manifest
-    return None
-
-
-async def _review(review: ReviewOptions, settings: Settings) -> Any:
-    """Start the contract's review, or carry on the one a killed worker left (from its
-    checkpoint), or take the one already finished."""
-    from contract_review.review import resume_review, start_review
-    from contract_review.tasks import take_over
-
-    earlier = _earlier_task(review.party, settings)
-    if earlier is None:
-        return await start_review(review, settings=settings)
-    if earlier.waiting or earlier.status == "complete":
-        return earlier
-    take_over(earlier, settings)  # one run per contract (the pool, or the queue's lock)
-    return await resume_review(earlier.task_id, settings=settings)
-
-
-def review_one(
-    file: str, aliases: list[str], options: dict[str, Any], out: str, settings: Settings
-) -> dict[str, Any]:
-    """Review one contract (in a worker process) and return its portfolio row (JSON)."""
-    import asyncio
-
-    from contract_review.exports.issues import as_rows, build_view
-    from contract_review.models import ReviewResult
-    from contract_review.parties import PartyNotFound
-    from contract_review.review import review_positions
-
-    row: dict[str, Any] = {"status": "error"}
-    if options.get("inventory_only"):
-        return _inventory_row(Path(file), options["domain"])
-    own = _contract_settings(settings, Path(out))
-    last_error = ""
-    for alias in aliases:
-        review = ReviewOptions(
-            file=Path(file),
-            domain=options["domain"],
-            party=alias,
-            criteria=Path(options["criteria"]) if options.get("criteria") else None,
-            approve="none",
-            out=Path(out),
-        )
-        try:
-            manifest = asyncio.run(_review(review, own))
-        except PartyNotFound as exc:
-            last_error = one_line(exc)
-            continue
-        except InputError as exc:
-            return {"status": "error", "error": one_line(exc)}
-        result = ReviewResult.model_validate_json((Path(out) / "findings.json").read_bytes())
-        view = build_view(result, review_positions(review))
-        rows = as_rows(view)
-        inventory = {
-            e.category: e.value or ("yes" if e.present else "")
-            for e in (result.inventory.entries if result.inventory else [])
-        }
-        parties = inventory.get("Parties", "")
-        return {
-            "status": "done",
-            "party": alias,
-            "parties": [p.strip() for p in parties.split(";") if p.strip()],
-            "inventory": inventory,
-            "counts": dict(view.counts),
-            "top": [f"{i.clause_id or '—'} {i.title} ({i.level.value})" for i in view.top[:3]],
-            "issues": rows,
-            "outputs": str(Path(out)),
-            "task": manifest.task_id,
-        }
-    row["error"] = last_error or "no party of the contract matches --party"
-    return row
-
-
-def _inventory_row(path: Path, domain: str) -> dict[str, Any]:
-    from contract_review.documents import load_task_document
-    from contract_review.models import DocumentRole
-    from contract_review.plugins import load_builtin_plugins
-    from contract_review.plugins.registry import require_plugin
-
-    load_builtin_plugins()
-    plugin = require_plugin(domain)
-    try:
-        doc = load_task_document(path, DocumentRole.PRIMARY, parser_config=plugin.parser_config)
-    except InputError as exc:
-        return {"status": "error", "error": one_line(exc)}
-    if doc.structure is None or plugin.build_inventory is None:
-        return {"status": "error", "error": "no clause inventory for this domain"}
-    inventory = plugin.build_inventory(doc.structure)
-    values = {e.category: e.value or ("yes" if e.present else "") for e in inventory.entries}
-    parties = values.get("Parties", "")
-    return {
-        "status": "done",
-        "inventory": values,
-        "parties": [p.strip() for p in parties.split(";") if p.strip()],
-    }
-
-
 def run_batch(
     options: BatchOptions,
     *,
@@ -242,7 +136,7 @@ def run_batch(
     the portfolio; returns its rows in file order."""
     settings = settings or get_settings()
     if options.queue:
-        from contract_review.workqueue import require_queue
+        from contract_review.jobs.runs import require_queue
 
         require_queue(settings)  # before any file is read or folder made
     files = collect_files(options.paths)
@@ -312,8 +206,28 @@ def run_batch(
             row.counts, row.parties = dict(original.counts), list(original.parties)
     from contract_review.exports.portfolio import write_portfolio
 
-    write_portfolio(rows, options.out)
+    write_portfolio([_portfolio_row(row) for row in rows], options.out)
     return rows
+
+
+def _portfolio_row(row: ContractRow) -> PortfolioRow:
+    """The workbook's row of a contract (the export knows nothing of batches)."""
+    from contract_review.exports.portfolio import PortfolioRow
+
+    return PortfolioRow(
+        file=row.file,
+        sha256=row.sha256,
+        status=row.status,
+        error=row.error,
+        same_as=row.same_as,
+        party=row.party,
+        parties=row.parties,
+        inventory=row.inventory,
+        counts=row.counts,
+        top=row.top,
+        issues=row.issues,
+        outputs=row.outputs,
+    )
 
 
 @dataclass
@@ -367,7 +281,8 @@ def _run_queued(
     poll_seconds: float = 0.25,
 ) -> None:
     """Send the contracts to the Celery workers and collect each row as it is recorded."""
-    from contract_review.workqueue import BATCH_TASK, RunStore, make_app, require_queue
+    from contract_review.jobs.celery_app import BATCH_TASK, make_app
+    from contract_review.jobs.runs import RunStore, require_queue
 
     _, url = require_queue(settings)
     scope = batch_scope(options)

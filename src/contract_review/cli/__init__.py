@@ -1093,7 +1093,7 @@ def _warn_without_workers() -> None:
     """A queued batch with no worker listening would wait silently: say so (it still waits,
     a worker may be started later)."""
     from contract_review.config import get_settings
-    from contract_review.workqueue import make_app, ping
+    from contract_review.jobs.celery_app import make_app, ping
 
     if not ping(make_app(get_settings())):
         _err.print(
@@ -1117,7 +1117,7 @@ def worker(
     from contract_review.config import get_settings
 
     with user_errors():
-        from contract_review.workqueue import make_app
+        from contract_review.jobs.celery_app import make_app
 
         if concurrency < 0:
             raise InputError("--concurrency must be 0 (one per core) or more")

@@ -11,13 +11,35 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from contract_review.batch import ContractRow
+__all__ = ["PortfolioRow", "write_portfolio"]
 
-__all__ = ["write_portfolio"]
+
+@dataclass(frozen=True)
+class PortfolioRow:
+    """One contract of the workbook, as plain values (whoever ran the contracts makes these)."""
+
+    file: str
+    sha256: str
+    status: str
+    """'done', 'error', 'duplicate' (of `same_as`)."""
+    error: str = ""
+    same_as: str = ""
+    party: str = ""
+    parties: list[str] = field(default_factory=list)
+    inventory: dict[str, str] = field(default_factory=dict)
+    """Inventory category → its value, 'yes' or ''."""
+    counts: dict[str, int] = field(default_factory=dict)
+    """Issues by severity ('high', 'medium', 'low')."""
+    top: list[str] = field(default_factory=list)
+    issues: list[dict[str, Any]] = field(default_factory=list)
+    """The contract's issues as the issues list's rows."""
+    outputs: str = ""
+    """The contract's output folder."""
+
 
 _FILL = {"High": "F4A8A1", "Medium": "F9D29D", "Low": "B7E4C7", "高": "F4A8A1", "中": "F9D29D"}
 _FILL["低"] = _FILL["Low"]
@@ -25,7 +47,7 @@ _RANK = {"High": 0, "Medium": 1, "Low": 2, "高": 0, "中": 1, "低": 2}
 """Severity labels (the issues' own language) → colour and rank."""
 
 
-def _categories(rows: Sequence[ContractRow]) -> list[str]:
+def _categories(rows: Sequence[PortfolioRow]) -> list[str]:
     """The inventory's categories in its own order (parties, dates, renewal, governing law
     first), as the rows hold them."""
     seen: dict[str, None] = {}
@@ -44,7 +66,7 @@ def _beside(outputs: str, folder: Path) -> str:
     return path.relative_to(root).as_posix() if path.is_relative_to(root) else outputs
 
 
-def write_portfolio(rows: Sequence[ContractRow], folder: Path) -> dict[str, Path]:
+def write_portfolio(rows: Sequence[PortfolioRow], folder: Path) -> dict[str, Path]:
     """Write portfolio.xlsx and portfolio.json into `folder`; returns their paths."""
     from openpyxl import Workbook
     from openpyxl.styles import Alignment, Font, PatternFill

@@ -1,8 +1,8 @@
 """The web app's event log: every event of a review, numbered, kept for the task's lifetime.
 
-Reviews run in worker processes; their events go into one SQLite table in the state folder
-(WAL mode: writers in several processes, readers never blocked). The SSE endpoint reads what
-is new since the last id it sent, so a client that reconnects with `Last-Event-ID` gets every
+Reviews run in worker processes (`jobs.review_job` writes this log, the web app reads it);
+their events go into one SQLite table in the state folder (WAL mode: writers in several
+processes, readers never blocked). The SSE endpoint reads what is new since the last id it sent, so a client that reconnects with `Last-Event-ID` gets every
 event it missed, and a server restart loses none.
 
 Event types (the SSE `event:` field) and their `data` (JSON):
