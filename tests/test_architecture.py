@@ -1,10 +1,14 @@
-"""The layout the design asks for, checked on the source: the graph and the task runner name no
-domain, skills import no plugin, and no private module is imported from another package."""
+"""The layout the design asks for, checked on the source: no import loop (function-level imports
+counted), the analysis layer below skills, the graph and the interfaces; skills are adapters
+that resolve no party and read no file; the graph and the task runner name no domain; skills
+import no plugin; no private module is imported from another package."""
 
 from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
+from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "contract_review"
@@ -77,3 +81,96 @@ def test_risk_rules_live_with_their_skills() -> None:
     with_rules = {r.skill_id for r in create_dispatcher().list_skills() if r.risk_rule}
     assert {"extract_financial_terms", "assess_deviation", "fidic_calculate_time_bar"} <= with_rules
     assert "get_clause_context" not in with_rules
+
+
+def _module_name(path: Path) -> str:
+    parts = ["contract_review", *path.relative_to(PACKAGE).with_suffix("").parts]
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _targets(node: ast.Import | ast.ImportFrom, module: str, is_package: bool) -> Iterator[str]:
+    """The dotted names an import reaches: `from x import y` reaches the module x.y when there
+    is one, else x (a package's own `__init__` running first is no design dependency)."""
+    if isinstance(node, ast.Import):
+        yield from (alias.name for alias in node.names)
+        return
+    base = node.module or ""
+    if node.level:
+        package = module.split(".")[: None if is_package else -1]
+        package = package[: len(package) - (node.level - 1)]
+        base = ".".join([*package, base] if base else package)
+    yield from (f"{base}.{alias.name}" for alias in node.names)
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module → the package's modules it imports anywhere: at the top, inside functions or
+    under TYPE_CHECKING (each couples the two, and a function-level import can close a loop at
+    run time)."""
+    files = {_module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+    edges: dict[str, set[str]] = {name: set() for name in files}
+    for name, path in files.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Import | ast.ImportFrom):
+                continue
+            for target in _targets(node, name, path.name == "__init__.py"):
+                while target and target not in files:  # x.y.func → x.y
+                    target = target.rpartition(".")[0]
+                if target and target != name:
+                    edges[name].add(target)
+    return edges
+
+
+def test_no_import_loop() -> None:
+    edges = import_graph()
+    assert len(edges) > 100  # the whole package was read
+    try:
+        TopologicalSorter(edges).prepare()
+    except CycleError as exc:
+        raise AssertionError(f"import loop: {' -> '.join(exc.args[1])}") from None
+
+
+# The layers above the analysis: it serves them and imports none of them.
+_ABOVE_ANALYSIS = re.compile(
+    r"^contract_review\.(skills|graph|exports|plugins|cli|web|batch|jobs|workqueue|review|"
+    r"service|documents|testing)(\.|$)"
+)
+
+
+def test_analysis_imports_no_layer_above_it() -> None:
+    edges = import_graph()
+    analysis = [m for m in edges if m.startswith("contract_review.analysis")]
+    assert len(analysis) > 3
+    for module in analysis:
+        above = sorted(t for t in edges[module] if _ABOVE_ANALYSIS.match(t))
+        assert not above, f"{module} imports {above}"
+
+
+def _skill_modules() -> list[Path]:
+    """The skills themselves (adapters), not the framework that runs them."""
+    return sorted(
+        [*(PACKAGE / "skills" / "local").glob("*.py"), *PACKAGE.glob("plugins/*/skills/*.py")]
+    )
+
+
+# Resolving whom we act for (or finding the contract's parties to do so) belongs to the run:
+# a skill reads the resolved side from its ReviewContext.
+_PARTY_RESOLUTION = {"party_roles", "resolve_party", "find_parties", "contract_parties"}
+_FILE_READS = {"open", "read_text", "read_bytes", "write_text", "write_bytes", "load_workbook"}
+
+
+def test_skills_resolve_no_party_and_read_no_file() -> None:
+    skills = _skill_modules()
+    assert len(skills) > 10
+    for path in skills:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        where = path.relative_to(PACKAGE)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module == "contract_review.parties":
+                resolving = {a.name for a in node.names} & _PARTY_RESOLUTION
+                assert not resolving, f"{where} resolves the party: {sorted(resolving)}"
+            if isinstance(node, ast.Call):
+                called = node.func
+                name = (
+                    called.attr if isinstance(called, ast.Attribute) else getattr(called, "id", "")
+                )
+                assert name not in _FILE_READS, f"{where} reads a file: {name}"
