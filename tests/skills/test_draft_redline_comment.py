@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from contract_review.analysis.drafting import RedlineStrategy
 from contract_review.errors import SkillError
 from contract_review.models import (
     ActionType,
@@ -25,7 +26,6 @@ from contract_review.skills.local import draft_redline_comment as drc
 from contract_review.skills.local.draft_redline_comment import (
     DraftRedlineInput,
     DraftRedlineOutput,
-    RedlineStrategy,
 )
 from contract_review.skills.schema import SkillResult
 from contract_review.structure_parser import StructureParser

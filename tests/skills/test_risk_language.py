@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from contract_review.analysis.titles import has_title
 from contract_review.config import Settings
 from contract_review.models import (
     ClauseFindings,
@@ -35,7 +36,6 @@ from contract_review.skills.context import prepare_context
 from contract_review.skills.local.draft_redline_comment import DraftRedlineInput
 from contract_review.skills.local.draft_redline_comment import handle as draft
 from contract_review.skills.risks import risks_from_skill_outputs
-from contract_review.skills.titles import has_title
 from contract_review.structure_parser import StructureParser
 from contract_review.text import has_cjk
 from tests.conftest import EXAMPLES

@@ -9,13 +9,13 @@ from typing import get_args
 
 import pytest
 
+from contract_review.analysis import titles
+from contract_review.analysis.titles import has_title, risk_title, topic_title
 from contract_review.playbook.files import read_yaml
 from contract_review.plugins.fidic.skills import check_pc_consistency as pc_consistency
 from contract_review.plugins.fidic.skills.merge_gc_pc import ProblemKind
 from contract_review.plugins.sha_spa.skills import reps_warranties
-from contract_review.skills import titles
 from contract_review.skills.local import assess_deviation, extract_financial_terms
-from contract_review.skills.titles import has_title, risk_title, topic_title
 from contract_review.text import has_cjk
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "contract_review"
@@ -95,7 +95,7 @@ def _titled_exactly(key: str) -> bool:
 
 def test_every_risk_type_the_rules_emit_has_a_title() -> None:
     untitled = sorted(k for k in _emittable() if not has_title(k))
-    assert not untitled, f"add to src/contract_review/skills/risk_titles.yaml: {untitled}"
+    assert not untitled, f"add to src/contract_review/analysis/risk_titles.yaml: {untitled}"
     # a closed set of types (rules, shifts, gap codes) is named one by one, not by a prefix
     closed = [k for k in _emittable() if not k.startswith(_DATA_PREFIXES)]
     loose = sorted(k for k in closed if not _titled_exactly(k))
@@ -103,7 +103,7 @@ def test_every_risk_type_the_rules_emit_has_a_title() -> None:
 
 
 def test_the_table_is_complete_in_both_languages() -> None:
-    data = read_yaml((SRC / "skills" / "risk_titles.yaml").read_text(encoding="utf-8"))
+    data = read_yaml((SRC / "analysis" / "risk_titles.yaml").read_text(encoding="utf-8"))
     for section in ("titles", "prefixes", "topics"):
         for key, names in data[section].items():
             assert set(names) == {"en", "zh"}, key

@@ -19,6 +19,7 @@ from typing import Any
 
 import yaml
 
+from contract_review.analysis.titles import risk_title
 from contract_review.models import (
     LLM_SOURCE,
     AgentRunInfo,
@@ -32,7 +33,6 @@ from contract_review.models import (
 )
 from contract_review.playbook import Position
 from contract_review.skills.risks import SEVERITY_ORDER, is_chinese
-from contract_review.skills.titles import risk_title
 from contract_review.text import SEGMENT_END
 
 __all__ = [

@@ -10,6 +10,7 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
+from contract_review.analysis.titles import topic_title
 from contract_review.errors import SkillError
 from contract_review.models import ClauseNode, DocumentStructure, RiskPoint
 from contract_review.parties import PartyRoles, party_mentions, party_roles, role_actions
@@ -20,7 +21,6 @@ from contract_review.skills.local.extract_financial_terms import (
 )
 from contract_review.skills.local.extract_financial_terms import handle as _financial
 from contract_review.skills.risks import RiskFactory, RiskRule, Say
-from contract_review.skills.titles import topic_title
 
 Scope = Literal["clause", "document"]
 Severity = Literal["high", "medium", "low"]

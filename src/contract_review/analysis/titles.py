@@ -8,7 +8,6 @@ it, so it never changes with the review's language. `risk_title` is what a reade
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
 from contract_review.playbook.files import read_yaml
@@ -28,9 +27,8 @@ def _pairs(section: dict[str, dict[str, str]]) -> dict[str, tuple[str, str]]:
     return {key: (names["en"], names["zh"]) for key, names in section.items()}
 
 
-@cache
-def _table() -> _Table:
-    """The table, read once."""
+def _load() -> _Table:
+    """The table, read from the packaged YAML."""
     data = read_yaml(Path(__file__).with_name("risk_titles.yaml").read_text("utf-8"))
     prefixes = _pairs(data["prefixes"])
     return _Table(
@@ -38,6 +36,15 @@ def _table() -> _Table:
         prefixes=tuple(sorted(prefixes.items(), key=lambda kv: -len(kv[0]))),
         topics=_pairs(data["topics"]),
     )
+
+
+_TABLE = _load()
+"""Read once, at import: a table of names is data, no lookup reads a file."""
+
+
+def _table() -> _Table:
+    """The table."""
+    return _TABLE
 
 
 def _pick(names: tuple[str, str], language: str) -> str:
