@@ -20,7 +20,6 @@ from contract_review.models import (
     RiskPoint,
     TextLocation,
 )
-from contract_review.skills.context import ReviewContext
 from contract_review.skills.dispatcher import SkillDispatcher
 from contract_review.skills.local import draft_redline_comment as drc
 from contract_review.skills.local.draft_redline_comment import (
@@ -28,6 +27,7 @@ from contract_review.skills.local.draft_redline_comment import (
     DraftRedlineOutput,
 )
 from contract_review.skills.schema import SkillResult
+from contract_review.skills.state import review_context
 from contract_review.structure_parser import StructureParser
 from tests.conftest import EXAMPLES
 
@@ -113,8 +113,8 @@ def draft(
         instruction=instruction,
         proposed_text=proposed_text,
         document_structure=structure,
-        review_context=ReviewContext.from_state(
-            state if state is not None else {"our_party": "Contractor"}
+        review_context=review_context(
+            state if state is not None else {"our_party": "Contractor"}, structure=structure
         ),
     )
     return drc.handle(inp)

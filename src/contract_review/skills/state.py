@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from contract_review.models import DocumentRole, DocumentStructure, TaskDocument
+from contract_review.parties import party_roles
 
 from .context import BaselineSource, ReviewContext, SkillState, prepare_context
 
@@ -54,25 +55,30 @@ class StateView(Mapping[str, Any]):
 def review_context(
     state: SkillState | None,
     baselines_of: Callable[[str | None], BaselineSource | None] | None = None,
+    structure: DocumentStructure | None = None,
 ) -> ReviewContext:
     """The typed facts of what a skill was given: the context itself, the context behind a
     `StateView`, or a SPEC-4/19 state mapping prepared once (its documents, or a bare
     `primary_structure` as the primary document; our party as the state names it, no preamble
-    read; the domain's positions from `baselines_of`)."""
-    if isinstance(state, ReviewContext):
-        return state
+    read; the domain's positions from `baselines_of`).
+
+    `structure` is the contract a caller outside a run hands the skill beside the state: our
+    side is resolved in it too when the context has not seen it (a run's context has every
+    document already)."""
     if isinstance(state, StateView):
-        return state.context
+        state = state.context
+    if isinstance(state, ReviewContext):
+        return _seeing(state, structure)
     state = state or {}
     documents = [TaskDocument.model_validate(d) for d in state.get("documents") or []]
-    structure = state.get("primary_structure")
-    if structure is not None and not any(d.role is DocumentRole.PRIMARY for d in documents):
-        structure = DocumentStructure.model_validate(structure)
+    given = state.get("primary_structure")
+    if given is not None and not any(d.role is DocumentRole.PRIMARY for d in documents):
+        given = DocumentStructure.model_validate(given)
         primary = TaskDocument(
-            document_id=structure.document_id or "primary",
+            document_id=given.document_id or "primary",
             role=DocumentRole.PRIMARY,
             filename="",
-            structure=structure,
+            structure=given,
         )
         documents = [primary, *documents]
     domain = state.get("domain_id")
@@ -85,4 +91,14 @@ def review_context(
         domain_id=domain,
         domain_subtype=state.get("domain_subtype"),
         documents=documents,
+        structure=structure,
     )
+
+
+def _seeing(context: ReviewContext, structure: DocumentStructure | None) -> ReviewContext:
+    """`context`, with our side resolved in `structure` as well when it was not."""
+    if structure is None or not context.our_party or structure.document_id in context.roles:
+        return context
+    roles = {**context.roles, structure.document_id: party_roles(structure, context.our_party)}
+    copy = context.model_copy(update={"roles": roles})
+    return copy.with_baselines(context.baselines)

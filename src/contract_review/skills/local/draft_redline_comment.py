@@ -15,10 +15,10 @@ from pydantic import BaseModel, Field
 from contract_review.analysis.drafting import RedlineStrategy, draft_redline
 from contract_review.errors import SkillError
 from contract_review.models import DocumentDiff, DocumentStructure, RiskPoint, TextLocation
-from contract_review.parties import party_roles
 from contract_review.playbook import Position
 from contract_review.skills.context import ReviewContext, SkillState, StructureInput, require_clause
 from contract_review.skills.schema import SkillBackend, SkillRegistration
+from contract_review.skills.state import review_context
 
 SKILL_ID = "draft_redline_comment"
 
@@ -119,7 +119,7 @@ def prepare_input(
         "instruction": "",
         "proposed_text": None,
         "document_structure": primary_structure,
-        "review_context": ReviewContext.from_state(state),
+        "review_context": review_context(state),
     }
     return DraftRedlineInput.model_construct(**values)
 
@@ -138,7 +138,7 @@ def handle(inp: DraftRedlineInput) -> DraftRedlineOutput:
     if not isinstance(risk, RiskPoint):
         raise SkillError("risk is required: pass the RiskPoint to address as the 'risk' argument")
     rc = inp.review_context
-    roles = party_roles(structure, rc.our_party) if rc and rc.our_party else None
+    roles = rc.roles_in(structure) if rc and rc.our_party else None
     redline = draft_redline(
         structure,
         clause,
