@@ -186,7 +186,7 @@ def test_a_review_from_upload_to_decisions_to_the_redline(client: TestClient) ->
     assert state["counts"]["rejected"] == 1
     docx = client.get(f"/api/reviews/{task}/outputs/redline.docx", headers=ALICE)
     assert docx.status_code == 200
-    path = Path(client.app.state.settings.state_dir) / "dl.docx"  # type: ignore[attr-defined]
+    path = Path(client.app.state.web.settings.state_dir) / "dl.docx"  # type: ignore[attr-defined]
     path.write_bytes(docx.content)
     accepted = accept_all_text(path)
     assert '"within 35 days"' in accepted  # the edit, as an amendment instruction
@@ -261,7 +261,7 @@ def test_a_task_is_visible_only_to_its_key(client: TestClient) -> None:
     assert state["waiting"]
     assert client.delete(f"/api/reviews/{task}", headers=ALICE).status_code == 204
     assert client.get(f"/api/reviews/{task}", headers=ALICE).status_code == 404
-    folder = Path(client.app.state.settings.state_dir) / "web" / task  # type: ignore[attr-defined]
+    folder = Path(client.app.state.web.settings.state_dir) / "web" / task  # type: ignore[attr-defined]
     assert not folder.exists()
 
 

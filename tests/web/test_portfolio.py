@@ -33,7 +33,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 
 def _root(c: TestClient) -> Path:
-    return Path(c.app.state.settings.state_dir) / "web" / "portfolios"  # type: ignore[attr-defined]
+    return Path(c.app.state.web.settings.state_dir) / "web" / "portfolios"  # type: ignore[attr-defined]
 
 
 def _zip(entries: dict[str, bytes]) -> bytes:
@@ -135,7 +135,7 @@ def test_a_zip_of_contracts_becomes_one_workbook(client: TestClient) -> None:
     assert table["scan.pdf"]["Status"] == "error"
     assert "not a readable PDF" in str(table["scan.pdf"]["Error / same as"])
     assert table["supply.txt"]["Status"] == "done"
-    server = str(client.app.state.settings.state_dir)  # type: ignore[attr-defined]
+    server = str(client.app.state.web.settings.state_dir)  # type: ignore[attr-defined]
     for row in table.values():  # the client's own names; no folder of the server
         assert str(row["File"]).startswith("in/"), row["File"]
         assert server not in str(row["File"]) + str(row["Outputs"] or "")
