@@ -17,6 +17,7 @@ from contract_review.cli import app
 from contract_review.documents import load_task_documents
 from contract_review.errors import InputError
 from contract_review.exports.timebars import summary, write_timebars
+from contract_review.parties import party_roles
 from contract_review.plugins import load_builtin_plugins
 from contract_review.plugins.fidic.skills.time_bar import TimeBar, time_bars_for_document
 from contract_review.plugins.registry import require_plugin
@@ -47,7 +48,9 @@ def _bars(path: Path, *, baseline: Path | None = None) -> list[TimeBar]:
         docs = plugin.prepare_documents(docs, plugin.parser_config)
     assert docs[0].structure is not None
     return time_bars_for_document(
-        docs[0].structure, our_party="Contractor", baseline_of=plugin.baseline
+        docs[0].structure,
+        roles=party_roles(docs[0].structure, "Contractor"),
+        baseline_of=plugin.baseline,
     )
 
 

@@ -11,6 +11,7 @@ from icalendar import Calendar
 
 from contract_review.errors import InputError
 from contract_review.exports.timebars import CSV_COLUMNS, write_timebars
+from contract_review.parties import party_roles
 from contract_review.plugins.fidic.skills.time_bar import time_bars_for_document
 from tests.conftest import example_structure
 
@@ -19,7 +20,7 @@ FIDIC = example_structure("fidic/particular_conditions_en.txt")
 
 def test_ics_events(tmp_path: Path) -> None:
     bars = time_bars_for_document(
-        FIDIC, our_party="Contractor", trigger_dates={"20.1": date(2025, 1, 3)}
+        FIDIC, roles=party_roles(FIDIC, "Contractor"), trigger_dates={"20.1": date(2025, 1, 3)}
     )
     out = tmp_path / "deadlines.ics"
     n = write_timebars(bars, out, start_date=date(2025, 2, 1), title_prefix="[Desal] ")
@@ -57,7 +58,7 @@ def test_ics_events(tmp_path: Path) -> None:
 
 def test_csv_round_trip(tmp_path: Path) -> None:
     zh = example_structure("cn/construction_contract_zh.txt")
-    bars = time_bars_for_document(zh, our_party="乙方")
+    bars = time_bars_for_document(zh, roles=party_roles(zh, "乙方"))
     out = tmp_path / "deadlines.csv"
     n = write_timebars(bars, out, start_date=date(2025, 1, 1))
     with out.open(encoding="utf-8", newline="") as fh:

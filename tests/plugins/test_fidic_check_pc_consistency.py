@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from contract_review.models import DocumentRole, DocumentStructure, TaskDocument
+from contract_review.parties import party_roles
 from contract_review.plugins.fidic.skills.check_pc_consistency import REGISTRATION, check_merged
 from contract_review.plugins.fidic.skills.merge_gc_pc import merge_documents
 from contract_review.skills.dispatcher import SkillDispatcher
@@ -104,7 +105,7 @@ def _rules(findings: list[Any]) -> dict[str, list[list[str]]]:
 
 def test_planted_issues_found() -> None:
     merged = merge_documents(GC, PC)
-    findings = check_merged(merged, GC, PLANTED["our_party"])
+    findings = check_merged(merged, party_roles(GC, PLANTED["our_party"]))
     for issue in PLANTED["issues"]:
         if issue["detected_by"] == "fidic_check_pc_consistency":
             assert any(
@@ -122,7 +123,7 @@ def test_planted_issues_found() -> None:
 
 
 def test_sample_findings_exact() -> None:
-    rules = _rules(check_merged(merge_documents(GC, PC), GC))
+    rules = _rules(check_merged(merge_documents(GC, PC), party_roles(GC, "Contractor")))
     assert rules == {
         "risk_shift:unforeseeable_risk": [["4.12"]],
         "risk_shift:cap_removed": [["8.8"]],
@@ -139,7 +140,7 @@ def test_sample_findings_exact() -> None:
 
 def test_quotes_are_verbatim() -> None:
     merged = merge_documents(GC, PC)
-    for f in check_merged(merged, GC):
+    for f in check_merged(merged, party_roles(GC, "Contractor")):
         for q in f.quotes:
             c = merged.get(q.clause_id)
             assert c is not None
@@ -148,14 +149,18 @@ def test_quotes_are_verbatim() -> None:
 
 
 def test_conflicting_periods_quote_both_sentences() -> None:
-    f = next(f for f in check_merged(merge_documents(GC, PC), GC) if f.kind == "conflicting_values")
+    f = next(
+        f
+        for f in check_merged(merge_documents(GC, PC), party_roles(GC, "Contractor"))
+        if f.kind == "conflicting_values"
+    )
     texts = [q.text for q in f.quotes]
     assert any("within 28 days" in t for t in texts)
     assert any("within 14 days" in t for t in texts)
 
 
 def test_chinese_findings() -> None:
-    rules = _rules(check_merged(merge_documents(ZH_GC, ZH_PC), ZH_GC))
+    rules = _rules(check_merged(merge_documents(ZH_GC, ZH_PC), party_roles(ZH_GC, "Contractor")))
     assert rules["risk_shift:unforeseeable_risk"] == [["4.1"]]
     assert rules["risk_shift:cap_removed"] == [["8.1"]]
     assert rules["reference_to_deleted"] == [["4.3", "4.2"]]

@@ -10,6 +10,7 @@ import pytest
 
 from contract_review.errors import SkillError
 from contract_review.models import DocumentStructure
+from contract_review.parties import party_roles
 from contract_review.plugins.fidic.skills.time_bar import (
     REGISTRATION,
     TimeBar,
@@ -221,7 +222,7 @@ def test_shorter_than_standard() -> None:
 
 
 def test_document_has_each_limit_once() -> None:
-    bars = time_bars_for_document(FIDIC, our_party="Contractor")
+    bars = time_bars_for_document(FIDIC, roles=party_roles(FIDIC, "Contractor"))
     keys = [(b.clause_id, b.start) for b in bars]
     assert len(keys) == len(set(keys))
     by_clause = {b.clause_id: b for b in bars}
@@ -277,6 +278,7 @@ def test_consequence_of_a_sibling_sub_clause_does_not_leak() -> None:
     )
     structure = StructureParser().parse(text)
     by_clause = {
-        b.clause_id: b.consequence for b in time_bars_for_document(structure, our_party="乙方")
+        b.clause_id: b.consequence
+        for b in time_bars_for_document(structure, roles=party_roles(structure, "乙方"))
     }
     assert by_clause == {"15.2": "none_stated", "15.3": "deemed_rejection"}

@@ -438,6 +438,7 @@ def timebars(
 
     from contract_review.documents import load_task_documents
     from contract_review.exports.timebars import check_output, write_timebars
+    from contract_review.parties import party_roles
     from contract_review.plugins.fidic.skills.time_bar import time_bars_for_document
     from contract_review.plugins.registry import require_plugin
 
@@ -463,7 +464,7 @@ def timebars(
         assert structure is not None
         bars = time_bars_for_document(
             structure,
-            our_party=party,
+            roles=party_roles(structure, party) if party else None,
             baseline_of=lambda key: plugin.baseline(key, book),
         )
         count = write_timebars(bars, out, start_date=start)

@@ -25,7 +25,7 @@ from pydantic import BaseModel, Field
 
 from contract_review.errors import SkillError
 from contract_review.models import DocumentRole, DocumentStructure, RiskPoint
-from contract_review.parties import party_actions, party_roles
+from contract_review.parties import PartyRoles, party_actions
 from contract_review.plugins.fidic.skills.merge_gc_pc import (
     MergedClause,
     MergedConditions,
@@ -428,11 +428,10 @@ def _pc_sentence(c: MergedClause, regex: re.Pattern[str]) -> str:
     return next((s.text for s in c.sentences if s.source == "PC" and regex.search(s.text)), "")
 
 
-def _risk_shifts(c: MergedClause, our_party: str, gc: DocumentStructure, say: Say) -> list[Finding]:
+def _risk_shifts(c: MergedClause, roles: PartyRoles | None, say: Say) -> list[Finding]:
     out: list[Finding] = []
-    if c.status == "unchanged":
-        return out
-    roles = party_roles(gc, our_party or "Contractor")
+    if c.status == "unchanged" or roles is None:
+        return out  # acting for nobody: no risk shifts onto "us"
     if c.status == "deleted":
         gives_us = [
             sent
@@ -586,15 +585,15 @@ def _problem_zh(p: MergeProblem) -> str:
 
 def check_merged(
     merged: MergedConditions,
-    gc: DocumentStructure,
-    our_party: str = "Contractor",
+    roles: PartyRoles | None,
     language: str = "en",
 ) -> list[Finding]:
-    """All findings over the whole merged set, most severe first, explained in `language`."""
+    """All findings over the whole merged set, most severe first, explained in `language`;
+    `roles` is our side in the General Conditions (None: neutral, no risk shifts judged)."""
     say = Say(language)
     out = _references(merged, say) + _conflicts(merged, say) + _old_sense(merged, say)
     for c in merged.clauses:
-        out += _risk_shifts(c, our_party, gc, say)
+        out += _risk_shifts(c, roles, say)
     for p in merged.problems:
         out.append(
             Finding(
@@ -614,9 +613,9 @@ def handle(inp: CheckPcConsistencyInput) -> CheckPcConsistencyOutput:
     """Findings for `inp.clause_id` (or all, with `whole_set`)."""
     gc, pc = gc_and_pc(inp.baseline_structure, inp.document_structure, inp.review_context)
     merged = merge_documents(gc, pc)
-    our = inp.review_context.our_party if inp.review_context else ""
-    language = inp.review_context.language if inp.review_context else "en"
-    findings = check_merged(merged, gc, our or "Contractor", language)
+    ctx = inp.review_context
+    roles = ctx.roles_in(gc) if ctx is not None and ctx.our_party else None
+    findings = check_merged(merged, roles, ctx.language if ctx is not None else "en")
     if inp.whole_set:
         return CheckPcConsistencyOutput(
             clause_id="*", status="", findings=findings, deleted_sub_clauses=merged.deleted_ids

@@ -39,7 +39,6 @@ from contract_review.parties import (
     GENERIC_LABELS,
     ROLE_SYNONYMS,
     PartyRoles,
-    party_roles,
     role_actions,
 )
 from contract_review.plugins.fidic.skills.merge_gc_pc import _SUBST as _SUBSTITUTION
@@ -886,14 +885,14 @@ def time_bars_for_clause(
     structure: DocumentStructure | None,
     clause_id: str,
     *,
-    our_party: str = "",
+    roles: PartyRoles | None = None,
     trigger_date: date | None = None,
     baseline_of: BaselineLookup | None = None,
 ) -> tuple[list[TimeBar], str | None]:
-    """Time limits of one clause (its sub-clauses included) and the baseline key used."""
+    """Time limits of one clause (its sub-clauses included) and the baseline key used;
+    `roles` is our side resolved in `structure` (None: nobody's, consequences unjudged)."""
     clause = require_clause(structure, clause_id)
     context = _context_of(structure, clause)
-    roles = party_roles(structure, our_party) if our_party else None
     standard = _standard(structure, baseline_of, clause)
     dates = {clause.clause_id: trigger_date} if trigger_date else {}
     bars = _extract(
@@ -912,7 +911,7 @@ def time_bars_for_clause(
 def time_bars_for_document(
     structure: DocumentStructure,
     *,
-    our_party: str = "",
+    roles: PartyRoles | None = None,
     trigger_dates: dict[str, date] | None = None,
     baseline_of: BaselineLookup | None = None,
 ) -> list[TimeBar]:
@@ -921,9 +920,9 @@ def time_bars_for_document(
     Each sub-clause (level 2, or a top-level clause without sub-clauses) is analysed once with
     its sub-clauses (so consequences stated at its end are found); the lead-in of a top-level
     clause with sub-clauses is analysed on its own. `trigger_dates` maps clause ids (a clause or
-    an ancestor; '*' for all) to the date its periods run from.
+    an ancestor; '*' for all) to the date its periods run from; `roles` is our side resolved
+    in `structure` (None: nobody's).
     """
-    roles = party_roles(structure, our_party) if our_party else None
     dates = trigger_dates or {}
     out: list[TimeBar] = []
     for node in structure.iter_clauses():
@@ -952,7 +951,7 @@ def handle(inp: TimeBarInput) -> TimeBarOutput:
     bars, key = time_bars_for_clause(
         inp.document_structure,
         inp.clause_id,
-        our_party=ctx.our_party,
+        roles=ctx.roles_in(inp.document_structure) if ctx.our_party else None,
         trigger_date=inp.trigger_date,
         baseline_of=ctx.baseline,
     )
