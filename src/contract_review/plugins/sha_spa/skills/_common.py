@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 from contract_review.analysis.titles import topic_title
 from contract_review.errors import SkillError
 from contract_review.models import ClauseNode, DocumentStructure, RiskPoint
-from contract_review.parties import PartyRoles, party_mentions, party_roles, role_actions
+from contract_review.parties import PartyRoles, party_mentions, role_actions
 from contract_review.skills.context import ReviewContext, SkillState, StructureInput, require_clause
 from contract_review.skills.local.extract_financial_terms import (
     FinancialTermsInput,
@@ -21,6 +21,7 @@ from contract_review.skills.local.extract_financial_terms import (
 )
 from contract_review.skills.local.extract_financial_terms import handle as _financial
 from contract_review.skills.risks import RiskFactory, RiskRule, Say
+from contract_review.skills.state import review_context
 
 Scope = Literal["clause", "document"]
 Severity = Literal["high", "medium", "low"]
@@ -141,14 +142,13 @@ def topic_in(topic: str, say: Say) -> str:
     return topic_title(topic, say.language)
 
 
-def our_party_of(explicit: str, context: ReviewContext | None) -> str:
-    """The party we act for: the explicit argument, else the review context's."""
-    return explicit or (context.our_party if context else "")
-
-
-def roles_for(structure: DocumentStructure | None, our_party: str) -> PartyRoles:
-    """Our party resolved against the contract."""
-    return party_roles(structure, our_party)
+def our_roles(inp: ScopedInput, structure: DocumentStructure | None) -> PartyRoles:
+    """Our side in `structure` as the run resolved it. A caller without a run, or one naming
+    another party in `our_party`, has its party prepared at the edge (`skills.state`)."""
+    ctx = inp.review_context
+    if ctx is None or (inp.our_party and inp.our_party != ctx.our_party):
+        ctx = review_context({"our_party": inp.our_party}, structure=structure)
+    return ctx.roles_in(structure)
 
 
 def units(structure: DocumentStructure | None, clause_id: str, scope: Scope) -> list[Unit]:

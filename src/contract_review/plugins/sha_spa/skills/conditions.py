@@ -31,9 +31,8 @@ from ._common import (
     SideOrNone,
     financial,
     gap_rule,
-    our_party_of,
+    our_roles,
     own_text,
-    roles_for,
     say_for,
     scoped_output,
     scoped_preparer,
@@ -255,7 +254,7 @@ def _holders(s: Sentence, roles: PartyRoles, rx: re.Pattern[str]) -> list[SideOr
 def handle(inp: ConditionsInput) -> ConditionsOutput:
     """Extract the conditions, waivers, long-stop date and termination rights."""
     structure = inp.document_structure
-    roles = roles_for(structure, our_party_of(inp.our_party, inp.review_context))
+    roles = our_roles(inp, structure)
     us = units(structure, inp.clause_id, inp.scope)
     loc = Locator(structure, inp.clause_id)
     conditions: list[Condition] = []

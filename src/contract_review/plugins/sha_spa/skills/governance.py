@@ -33,9 +33,8 @@ from ._common import (
     financial,
     gap_rule,
     months_of,
-    our_party_of,
+    our_roles,
     own_text,
-    roles_for,
     say_for,
     scoped_output,
     scoped_preparer,
@@ -241,7 +240,7 @@ def _veto_holders(s: Sentence, roles: PartyRoles) -> list[SideOrNone]:
 def handle(inp: GovernanceInput) -> GovernanceOutput:
     """Extract the governance terms and the imbalances against our party."""
     structure = inp.document_structure
-    roles = roles_for(structure, our_party_of(inp.our_party, inp.review_context))
+    roles = our_roles(inp, structure)
     loc = Locator(structure, inp.clause_id)
     board_size: int | None = None
     appointments: list[Appointment] = []

@@ -28,8 +28,7 @@ from ._common import (
     financial,
     gap_rule,
     months_of,
-    our_party_of,
-    roles_for,
+    our_roles,
     say_for,
     scoped_output,
     scoped_preparer,
@@ -220,7 +219,7 @@ def _pct_amount(text: str, price: float | None) -> tuple[float | None, float | N
 def handle(inp: IndemnityInput) -> IndemnityOutput:
     """Extract the limitations and indemnities and compare them with the market."""
     structure = inp.document_structure
-    roles = roles_for(structure, our_party_of(inp.our_party, inp.review_context))
+    roles = our_roles(inp, structure)
     price = inp.purchase_price or _price(structure)
     loc = Locator(structure, inp.clause_id)
     caps: list[Cap] = []

@@ -27,9 +27,8 @@ from ._common import (
     ScopedInput,
     ScopedOutput,
     gap_rule,
-    our_party_of,
+    our_roles,
     own_text,
-    roles_for,
     say_for,
     scoped_output,
     scoped_preparer,
@@ -199,7 +198,7 @@ def _q(rx: re.Pattern[str], text: str) -> str | None:
 def handle(inp: WarrantiesInput) -> WarrantiesOutput:
     """Extract the warranties and their qualifiers."""
     structure = inp.document_structure
-    roles = roles_for(structure, our_party_of(inp.our_party, inp.review_context))
+    roles = our_roles(inp, structure)
     us = units(structure, inp.clause_id, inp.scope)
     loc = Locator(structure, inp.clause_id)
     warranties: list[Warranty] = []
