@@ -429,36 +429,48 @@ def _pc_sentence(c: MergedClause, regex: re.Pattern[str]) -> str:
 
 
 def _risk_shifts(c: MergedClause, roles: PartyRoles | None, say: Say) -> list[Finding]:
-    out: list[Finding] = []
+    """What the PC's change of `c` moves onto our side (nothing when acting for nobody)."""
     if c.status == "unchanged" or roles is None:
-        return out  # acting for nobody: no risk shifts onto "us"
+        return []
     if c.status == "deleted":
-        gives_us = [
-            sent
-            for sent in (c.gc_text[s:e] for s, e in sentences(c.gc_text))
-            if any(
-                (a.side == "us" and a.kind in ("right", "exempt"))
-                or (a.side == "them" and a.kind == "bears")
-                for a in party_actions(sent, roles)
-            )
-        ]
-        if gives_us:
-            gc_quote = Quote(clause_id=c.clause_id, source="GC", text=gives_us[0])
-            f = _risk(
-                "entitlement_deleted",
-                c,
-                "",
-                say(
-                    f"The PC deletes Sub-Clause {c.clause_id}, which gave the Contractor a right "
-                    "or put a risk on the Employer.",
-                    f"专用条件删除了第{c.clause_id}款，而该款赋予承包人权利或将风险分配给发包人。",
-                ),
-                "medium",
-            )
-            f.quotes = [gc_quote]
-            out.append(f)
-        return out
-    pc_text = " ".join(s.text for s in c.sentences if s.source == "PC")
+        return _entitlement_deleted(c, roles, say)
+    return [
+        *_unforeseen_risk(c, roles, say),
+        *_terms_added(c, say),
+        *_periods_shifted(c, say),
+    ]
+
+
+def _entitlement_deleted(c: MergedClause, roles: PartyRoles, say: Say) -> list[Finding]:
+    """A deleted sub-clause that gave us a right or put a risk on the other side."""
+    gives_us = [
+        sent
+        for sent in (c.gc_text[s:e] for s, e in sentences(c.gc_text))
+        if any(
+            (a.side == "us" and a.kind in ("right", "exempt"))
+            or (a.side == "them" and a.kind == "bears")
+            for a in party_actions(sent, roles)
+        )
+    ]
+    if not gives_us:
+        return []
+    f = _risk(
+        "entitlement_deleted",
+        c,
+        "",
+        say(
+            f"The PC deletes Sub-Clause {c.clause_id}, which gave the Contractor a right "
+            "or put a risk on the Employer.",
+            f"专用条件删除了第{c.clause_id}款，而该款赋予承包人权利或将风险分配给发包人。",
+        ),
+        "medium",
+    )
+    f.quotes = [Quote(clause_id=c.clause_id, source="GC", text=gives_us[0])]
+    return [f]
+
+
+def _unforeseen_risk(c: MergedClause, roles: PartyRoles, say: Say) -> list[Finding]:
+    """The risk of unforeseeable conditions, the GC's to the Employer, put on us by the PC."""
     ours_bear = [
         s.text
         for s in c.sentences
@@ -467,22 +479,30 @@ def _risk_shifts(c: MergedClause, roles: PartyRoles | None, say: Say) -> list[Fi
             a.side == "us" and a.kind in ("bears", "denial") for a in party_actions(s.text, roles)
         )
     ]
-    if _UNFORESEEN.search(c.gc_text + c.title) and ours_bear:
-        hit = next((t for t in ours_bear if _UNFORESEEN.search(t)), ours_bear[0])
-        out.append(
-            _risk(
-                "unforeseeable_risk",
-                c,
-                hit,
-                say(
-                    "The risk of unforeseeable physical conditions moves to the Contractor, with "
-                    "no time or money for them; the GC leaves it with the Employer.",
-                    "不可预见的物质条件风险转由承包人承担，承包人无权就此获得工期顺延或费用补偿；"
-                    "通用条件原将该风险分配给发包人。",
-                ),
-                "high",
-            )
+    if not (_UNFORESEEN.search(c.gc_text + c.title) and ours_bear):
+        return []
+    hit = next((t for t in ours_bear if _UNFORESEEN.search(t)), ours_bear[0])
+    return [
+        _risk(
+            "unforeseeable_risk",
+            c,
+            hit,
+            say(
+                "The risk of unforeseeable physical conditions moves to the Contractor, with "
+                "no time or money for them; the GC leaves it with the Employer.",
+                "不可预见的物质条件风险转由承包人承担，承包人无权就此获得工期顺延或费用补偿；"
+                "通用条件原将该风险分配给发包人。",
+            ),
+            "high",
         )
+    ]
+
+
+def _terms_added(c: MergedClause, say: Say) -> list[Finding]:
+    """Burdens the PC adds that the GC does not carry: fitness for purpose, an uncapped
+    liability, an indemnity whatever the cause."""
+    out: list[Finding] = []
+    pc_text = " ".join(s.text for s in c.sentences if s.source == "PC")
     if (q := _pc_sentence(c, _FITNESS)) and not _FITNESS.search(c.gc_text):
         out.append(
             _risk(
@@ -527,6 +547,12 @@ def _risk_shifts(c: MergedClause, roles: PartyRoles | None, say: Say) -> list[Fi
                 "high",
             )
         )
+    return out
+
+
+def _periods_shifted(c: MergedClause, say: Say) -> list[Finding]:
+    """A notice period the PC shortens, or the Employer's payment period it lengthens."""
+    out: list[Finding] = []
     shifts: tuple[tuple[re.Pattern[str], Shift, bool], ...] = (
         (_NOTICE, "notice_shortened", True),
         (_PAYMENT, "payment_period_extended", False),

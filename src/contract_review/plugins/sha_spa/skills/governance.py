@@ -345,6 +345,9 @@ def _g(code: str, sev: str, msg: str, ev: Quote | None = None, topic: str | None
     )
 
 
+_OURS = frozenset({"us", "both"})
+
+
 def _gaps(
     scope: Scope,
     roles: PartyRoles,
@@ -353,23 +356,42 @@ def _gaps(
     rights: list[Right],
     say: Say,
 ) -> list[Gap]:
+    """The governance gaps from our side: the investor's vetoes that bind us when we are the
+    founder or the company; otherwise our board seat, vetoes and rights, and in a whole
+    document the protections missing altogether."""
+    if {"founder", "company"} & set(roles.our_roles):
+        return _vetoes_over_us(reserved, say)
+    by_kind: dict[str, list[Right]] = {}
+    for r in rights:
+        by_kind.setdefault(r.kind, []).append(r)
+    our_vetoes = [r for r in reserved if set(r.holders) & _OURS]
+    gaps = [*_board_and_vetoes(appointments, our_vetoes, say), *_rights_against_us(by_kind, say)]
+    if scope == "document":
+        gaps += _protections_missing(reserved, our_vetoes, by_kind, say)
+    return gaps
+
+
+def _vetoes_over_us(reserved: list[ReservedMatters], say: Say) -> list[Gap]:
+    """Acting for the founder or the company: the investor's veto over new share issues."""
+    return [
+        _g(
+            "minority_veto_over_issuance",
+            "medium",
+            say("The investor can block new share issues.", "投资方可否决新股发行。"),
+            rm.text,
+        )
+        for rm in reserved
+        if "them" in rm.holders and "issuance" in rm.topics
+    ]
+
+
+def _board_and_vetoes(
+    appointments: list[Appointment], our_vetoes: list[ReservedMatters], say: Say
+) -> list[Gap]:
+    """No board seat of ours; vetoes of ours that leave new share issues out."""
     gaps: list[Gap] = []
-    minority = not ({"founder", "company"} & set(roles.our_roles))
-    ours = {"us", "both"}
-    if not minority:
-        for rm in reserved:
-            if "them" in rm.holders and "issuance" in rm.topics:
-                gaps.append(
-                    _g(
-                        "minority_veto_over_issuance",
-                        "medium",
-                        say("The investor can block new share issues.", "投资方可否决新股发行。"),
-                        rm.text,
-                    )
-                )
-        return gaps
     directors = [a for a in appointments if a.role == "director"]
-    if directors and not any(a.side in ours for a in directors):
+    if directors and not any(a.side in _OURS for a in directors):
         gaps.append(
             _g(
                 "no_board_seat_for_us",
@@ -382,7 +404,6 @@ def _gaps(
                 directors[0].text,
             )
         )
-    our_vetoes = [r for r in reserved if set(r.holders) & ours]
     if our_vetoes and not any("issuance" in r.topics for r in our_vetoes):
         gaps.append(
             _g(
@@ -396,11 +417,14 @@ def _gaps(
                 "issuance",
             )
         )
-    by_kind: dict[str, list[Right]] = {}
-    for r in rights:
-        by_kind.setdefault(r.kind, []).append(r)
+    return gaps
+
+
+def _rights_against_us(by_kind: dict[str, list[Right]], say: Say) -> list[Gap]:
+    """Quorum, deadlock, drag-along and lock-up terms that work against us."""
+    gaps: list[Gap] = []
     for r in by_kind.get("quorum", []):
-        if r.holders and not set(r.holders) & ours:
+        if r.holders and not set(r.holders) & _OURS:
             gaps.append(
                 _g(
                     "quorum_without_us",
@@ -466,71 +490,80 @@ def _gaps(
                     r.text,
                 )
             )
-    if scope == "document":
-        if reserved and not our_vetoes:
-            gaps.append(
-                _g(
-                    "no_veto_for_us",
-                    "high",
-                    say("No reserved matter needs our consent.", "所有保留事项均无需经我方同意。"),
-                    reserved[0].text,
-                )
+    return gaps
+
+
+def _protections_missing(
+    reserved: list[ReservedMatters],
+    our_vetoes: list[ReservedMatters],
+    by_kind: dict[str, list[Right]],
+    say: Say,
+) -> list[Gap]:
+    """Across the whole document: no veto, tag-along, pre-emption, founder lock-up or leaver
+    terms for us."""
+    gaps: list[Gap] = []
+    if reserved and not our_vetoes:
+        gaps.append(
+            _g(
+                "no_veto_for_us",
+                "high",
+                say("No reserved matter needs our consent.", "所有保留事项均无需经我方同意。"),
+                reserved[0].text,
             )
-        elif not reserved:
-            gaps.append(
-                _g(
-                    "no_veto_for_us",
-                    "high",
-                    say(
-                        "No reserved matters or vetoes were found.", "未发现保留事项或否决权安排。"
-                    ),
-                )
+        )
+    elif not reserved:
+        gaps.append(
+            _g(
+                "no_veto_for_us",
+                "high",
+                say("No reserved matters or vetoes were found.", "未发现保留事项或否决权安排。"),
             )
-        tags = by_kind.get("tag_along", [])
-        if not any(set(r.holders) & ours and not r.negated for r in tags):
-            gaps.append(
-                _g(
-                    "no_tag_along_for_us",
-                    "high",
-                    say(
-                        "We cannot sell alongside the founder when control changes hands.",
-                        "控制权变更时，我方无权随创始人共同出售股权。",
-                    ),
-                    tags[0].text if tags else None,
-                )
+        )
+    tags = by_kind.get("tag_along", [])
+    if not any(set(r.holders) & _OURS and not r.negated for r in tags):
+        gaps.append(
+            _g(
+                "no_tag_along_for_us",
+                "high",
+                say(
+                    "We cannot sell alongside the founder when control changes hands.",
+                    "控制权变更时，我方无权随创始人共同出售股权。",
+                ),
+                tags[0].text if tags else None,
             )
-        pre = by_kind.get("preemption", [])
-        if not any(set(r.holders) & ours for r in pre):
-            gaps.append(
-                _g(
-                    "no_preemption_for_us",
-                    "high",
-                    say(
-                        "No pre-emption right protects us against dilution.",
-                        "我方没有优先认购权，无法防止股权被稀释。",
-                    ),
-                )
+        )
+    pre = by_kind.get("preemption", [])
+    if not any(set(r.holders) & _OURS for r in pre):
+        gaps.append(
+            _g(
+                "no_preemption_for_us",
+                "high",
+                say(
+                    "No pre-emption right protects us against dilution.",
+                    "我方没有优先认购权，无法防止股权被稀释。",
+                ),
             )
-        locks = by_kind.get("lock_up", [])
-        if not any("them" in r.holders for r in locks):
-            gaps.append(
-                _g(
-                    "no_founder_lock_up",
-                    "medium",
-                    say("The founder is not locked up.", "创始人不受锁定期约束。"),
-                )
+        )
+    locks = by_kind.get("lock_up", [])
+    if not any("them" in r.holders for r in locks):
+        gaps.append(
+            _g(
+                "no_founder_lock_up",
+                "medium",
+                say("The founder is not locked up.", "创始人不受锁定期约束。"),
             )
-        if not by_kind.get("leaver"):
-            gaps.append(
-                _g(
-                    "no_leaver_terms",
-                    "medium",
-                    say(
-                        "No good/bad leaver terms for the founder.",
-                        "未就创始人约定好离职/坏离职条款。",
-                    ),
-                )
+        )
+    if not by_kind.get("leaver"):
+        gaps.append(
+            _g(
+                "no_leaver_terms",
+                "medium",
+                say(
+                    "No good/bad leaver terms for the founder.",
+                    "未就创始人约定好离职/坏离职条款。",
+                ),
             )
+        )
     return gaps
 
 
