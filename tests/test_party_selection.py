@@ -191,13 +191,15 @@ def test_cli_party_by_name_label_or_role(tmp_path: Path, party: str) -> None:
     assert code == 0, output
     result = ReviewResult.model_validate_json((out / "findings.json").read_text())
     assert result.is_complete
+    # the outputs name the party resolved, however the lawyer named it
+    assert result.our_party == 'Lakeshore Instruments LLC ("Buyer")'
 
 
 def test_cli_neutral_review(tmp_path: Path) -> None:
     code, output, out = _review(tmp_path, "--party", "neutral")
     assert code == 0, output
     result = json.loads((out / "findings.json").read_text())
-    assert result["our_party"] == "neutral"
+    assert result["our_party"] == ""  # acting for nobody
 
 
 def test_cli_missing_party_without_a_terminal(tmp_path: Path) -> None:
@@ -222,7 +224,7 @@ def test_cli_missing_party_at_a_terminal_asks(
     assert "Whom do we act for?" in output
     assert "1. Lakeshore Instruments LLC" in output
     result = json.loads((out / "findings.json").read_text())
-    assert result["our_party"] == "Supplier"
+    assert result["our_party"] == 'Granite Peak Components, Inc. ("Supplier")'  # as resolved
 
 
 def test_cli_unknown_party(tmp_path: Path) -> None:

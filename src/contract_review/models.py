@@ -675,7 +675,9 @@ class ReviewResult(_Model):
 
     task_id: str = Field(description="Review task id.")
     created_at: str = Field(description="When the review ran (ISO 8601).")
-    our_party: str = Field("", description="The party we act for.")
+    our_party: str = Field(
+        "", description="The party we act for, as the contract names it ('' when neutral)."
+    )
     language: str = Field("en", description="'en' or 'zh-CN'.")
     domain_id: str | None = Field(None, description="Domain plugin used.")
     domain_subtype: str | None = Field(None, description="Domain subtype used.")

@@ -563,23 +563,49 @@ def _resolve(structure: DocumentStructure | None, our_party: str) -> PartyRoles:
     linked_generic = {
         a for g in groups for a in g if a in GENERIC_LABELS and len(_group_roles(g)) > 0
     }
-    ours = next((g for g in groups if any(_matches(a, wanted) for a in g)), None)
     wanted_role = role_key(wanted)
     if wanted_role is None and wanted in GENERIC_LABELS and wanted not in linked_generic:
         wanted_role = GENERIC_LABELS[wanted]
-    if ours is None and wanted_role is not None:
-        for key in (wanted_role, *_RELATED.get(wanted_role, ())):
-            ours = next((g for g in groups if key in _group_roles(g)), None)
-            if ours is not None:
-                break
-    if ours is None and wanted_role is not None:
-        index = _unlabelled_counterpart([_group_roles(g) for g in groups], wanted_role)
-        ours = groups[index] if index is not None else None
+    ours = _our_group(groups, wanted, wanted_role)
     our_roles = _group_roles(ours) if ours else []
     if wanted_role and wanted_role not in our_roles:
         our_roles.insert(0, wanted_role)
     if ours is None and not our_roles:
         return PartyRoles(our_party=our_party, resolved=False, our_aliases=(wanted,))
+    theirs, their_roles = _other_side(groups, ours, our_roles)
+    our_aliases = [*(ours or []), *_expand(our_roles, linked_generic), wanted]
+    their_aliases = theirs + _expand(their_roles, linked_generic)
+    # a word both sides answer to ('Party') names neither
+    both = {a.casefold() for a in our_aliases} & {a.casefold() for a in their_aliases}
+    return PartyRoles(
+        our_party=our_party,
+        resolved=True,
+        our_roles=tuple(our_roles),
+        their_roles=tuple(their_roles),
+        our_aliases=_unique(a for a in our_aliases if a.casefold() not in both),
+        their_aliases=_unique(a for a in their_aliases if a.casefold() not in both),
+    )
+
+
+def _our_group(groups: list[list[str]], wanted: str, wanted_role: str | None) -> list[str] | None:
+    """The party group `wanted` names: by a name or label, else by its role (or a related
+    one), else as the one unlabelled party facing the role's counterpart."""
+    ours = next((g for g in groups if any(_matches(a, wanted) for a in g)), None)
+    if ours is not None or wanted_role is None:
+        return ours
+    for key in (wanted_role, *_RELATED.get(wanted_role, ())):
+        ours = next((g for g in groups if key in _group_roles(g)), None)
+        if ours is not None:
+            return ours
+    index = _unlabelled_counterpart([_group_roles(g) for g in groups], wanted_role)
+    return groups[index] if index is not None else None
+
+
+def _other_side(
+    groups: list[list[str]], ours: list[str] | None, our_roles: list[str]
+) -> tuple[list[str], list[str]]:
+    """The other side's words (every group sharing no role with ours) and roles (our roles'
+    counterparts first)."""
     their_roles = [r for key in our_roles for r in COUNTERPARTS.get(key, ()) if r not in our_roles]
     their_roles = list(dict.fromkeys(their_roles))
     theirs: list[str] = []
@@ -590,19 +616,7 @@ def _resolve(structure: DocumentStructure | None, our_party: str) -> PartyRoles:
         if not set(roles) & set(our_roles):
             theirs += g
             their_roles += [r for r in roles if r not in their_roles and r not in our_roles]
-    our_aliases = [*(ours or []), *_expand(our_roles, linked_generic), wanted]
-    their_aliases = theirs + _expand(their_roles, linked_generic)
-    our_cf = {a.casefold() for a in our_aliases}
-    their_cf = {a.casefold() for a in their_aliases}
-    both = our_cf & their_cf
-    return PartyRoles(
-        our_party=our_party,
-        resolved=True,
-        our_roles=tuple(our_roles),
-        their_roles=tuple(their_roles),
-        our_aliases=_unique(a for a in our_aliases if a.casefold() not in both),
-        their_aliases=_unique(a for a in their_aliases if a.casefold() not in both),
-    )
+    return theirs, their_roles
 
 
 def _unlabelled_counterpart(roles: Sequence[Sequence[str]], wanted_role: str) -> int | None:
