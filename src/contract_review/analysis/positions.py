@@ -805,6 +805,11 @@ def _liability_owner(
     return owners.pop() if len({s for s, _ in owners}) == 1 else None
 
 
+# --------------------------------------------------------------------------------------------
+# A clause's terms, judged for a party or neutrally
+# --------------------------------------------------------------------------------------------
+
+
 def position_findings(
     text: str,
     positions: Sequence[Position],
