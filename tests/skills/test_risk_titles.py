@@ -9,7 +9,7 @@ from typing import get_args
 
 import pytest
 
-from contract_review.analysis import titles
+from contract_review.analysis import financial, titles
 from contract_review.analysis.titles import has_title, risk_title, topic_title
 from contract_review.playbook.files import read_yaml
 from contract_review.plugins.fidic.skills import check_pc_consistency as pc_consistency
@@ -63,9 +63,7 @@ def _emittable() -> set[str]:
         "missing: Cap on Liability",
         "缺少约定：Cap on Liability",
     }
-    assert set(extract_financial_terms._FLAG_RISKS) == set(
-        get_args(extract_financial_terms.FlagCode)
-    )
+    assert set(extract_financial_terms._FLAG_RISKS) == set(get_args(financial.FlagCode))
     keys |= {kind for _, kind in extract_financial_terms._FLAG_RISKS.values()}
     keys |= {f"deviation from baseline: {rule}" for rule in get_args(assess_deviation.Rule)}
     kinds = set(get_args(pc_consistency.Kind)) - {"risk_shift", "merge_error"}

@@ -1,29 +1,19 @@
-"""cross_reference_check: are the clause's references to other clauses sound?"""
+"""cross_reference_check: are the clause's references to other clauses sound?
+
+A thin adapter over `analysis.references`, with the risk rule over its output.
+"""
 
 from __future__ import annotations
 
-import re
-from bisect import bisect_left
-from typing import Literal
-
 from pydantic import BaseModel, Field
 
-from contract_review.analysis.cache import per_structure
-from contract_review.models import ClauseNode, DocumentRole, DocumentStructure, RiskLevel, RiskPoint
+from contract_review.analysis.references import CheckedReference, check_references
+from contract_review.models import DocumentRole, DocumentStructure, RiskLevel, RiskPoint
 from contract_review.skills.context import ReviewContext, SkillState, StructureInput, require_clause
 from contract_review.skills.risks import RiskFactory
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 SKILL_ID = "cross_reference_check"
-
-RefStatus = Literal["ok", "missing", "deleted", "self"]
-
-_DELETED = re.compile(
-    r"\[?\s*(?:deleted|not used|intentionally (?:omitted|left blank)|reserved|omitted)\s*\]?"
-    r"|删除|不适用|本条空缺|此条删除",
-    re.IGNORECASE,
-)
-_MAX_CYCLE = 6
 
 
 class CrossReferenceCheckInput(StructureInput):
@@ -33,19 +23,6 @@ class CrossReferenceCheckInput(StructureInput):
     baseline_structure: DocumentStructure | None = Field(
         None, description="Baseline document structure, if the review has one (system)."
     )
-
-
-class CheckedReference(BaseModel):
-    """One reference made by the clause, checked."""
-
-    text: str = Field(description="The reference as written (verbatim).")
-    target_clause_id: str = Field(description="Clause referred to.")
-    status: RefStatus = Field(
-        description="ok; missing (no such clause); deleted (clause deleted or only in the "
-        "baseline); self (refers to itself)."
-    )
-    target_title: str = Field("", description="Title of the target, if it exists.")
-    start_offset: int = Field(description="Offset of the reference in the document text.")
 
 
 class CrossReferenceCheckOutput(BaseModel):
@@ -80,96 +57,18 @@ def prepare_input(
     )
 
 
-def _is_deleted(node: ClauseNode) -> bool:
-    body = node.body.strip() or node.title
-    return len(body) <= 60 and bool(_DELETED.search(body))
-
-
 def handle(inp: CrossReferenceCheckInput) -> CrossReferenceCheckOutput:
     """Check every reference made inside the clause."""
     structure = inp.document_structure
     clause = require_clause(structure, inp.clause_id)
     assert structure is not None
-    start, end = clause.start_offset, clause.end_offset
-    baseline = inp.baseline_structure
-    checked: list[CheckedReference] = []
-    issues: list[str] = []
-    refs = structure.cross_references
-    offsets = _ref_offsets(structure)
-    for ref in refs[bisect_left(offsets, start) : bisect_left(offsets, end)]:
-        target = structure.get_clause(ref.target_clause_id)
-        status: RefStatus
-        if target is not None and _within(target, clause):
-            status = "self" if target.clause_id == clause.clause_id else "ok"
-        elif target is not None:
-            status = "deleted" if _is_deleted(target) else "ok"
-        elif ref.is_valid:
-            status = "ok"  # e.g. "Section 3(b)" where (b) is an inline item of clause 3
-        elif baseline is not None and baseline.get_clause(ref.target_clause_id) is not None:
-            status = "deleted"
-        else:
-            status = "missing"
-        checked.append(
-            CheckedReference(
-                text=ref.reference_text,
-                target_clause_id=ref.target_clause_id,
-                status=status,
-                target_title=target.title if target else "",
-                start_offset=ref.start_offset,
-            )
-        )
-        if status == "missing":
-            issues.append(
-                f"'{ref.reference_text}' refers to clause {ref.target_clause_id}, "
-                "which does not exist in this contract"
-            )
-        elif status == "deleted":
-            issues.append(
-                f"'{ref.reference_text}' refers to clause {ref.target_clause_id}, "
-                "which has been deleted from these conditions"
-            )
-    cycles = _cycles(structure, clause.clause_id)
-    for cycle in cycles:
-        issues.append("circular reference: " + " → ".join(cycle))
+    found = check_references(structure, clause, inp.baseline_structure)
     return CrossReferenceCheckOutput(
-        clause_id=clause.clause_id, references=checked, cycles=cycles, issues=issues
+        clause_id=clause.clause_id,
+        references=found.references,
+        cycles=found.cycles,
+        issues=found.issues,
     )
-
-
-def _within(node: ClauseNode, clause: ClauseNode) -> bool:
-    return clause.start_offset <= node.start_offset < clause.end_offset
-
-
-@per_structure()
-def _ref_offsets(structure: DocumentStructure) -> list[int]:
-    """Start offsets of the (sorted) cross-references, for range lookups."""
-    return [r.start_offset for r in structure.cross_references]
-
-
-@per_structure()
-def _graph(structure: DocumentStructure) -> dict[str, set[str]]:
-    edges: dict[str, set[str]] = {}
-    for ref in structure.cross_references:
-        source, target = ref.source_clause_id, ref.target_clause_id
-        if source and source != target and structure.get_clause(target) is not None:
-            edges.setdefault(source, set()).add(target)
-    return edges
-
-
-def _cycles(structure: DocumentStructure, start: str) -> list[list[str]]:
-    """Simple cycles start → … → start of at most _MAX_CYCLE hops (each reported once)."""
-    edges = _graph(structure)
-    out: list[list[str]] = []
-    stack: list[tuple[str, list[str]]] = [(start, [start])]
-    while stack:
-        node, path = stack.pop()
-        for nxt in sorted(edges.get(node, ())):
-            if nxt == start:
-                out.append([*path, start])
-            elif nxt not in path and len(path) < _MAX_CYCLE:
-                stack.append((nxt, [*path, nxt]))
-    out.sort(key=len)
-    return out[:10]
 
 
 def risk_rule(risk: RiskFactory, out: CrossReferenceCheckOutput) -> list[RiskPoint]:

@@ -1,15 +1,23 @@
-"""resolve_definition: the defined terms a clause relies on, and terms it uses undefined."""
+"""resolve_definition: the defined terms a clause relies on, and terms it uses undefined.
+
+A thin adapter over `analysis.definitions`, with the risk rule over its output.
+"""
 
 from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from contract_review.models import ClauseNode, DocumentStructure, RiskLevel, RiskPoint
+from contract_review.analysis.definitions import (
+    TermDefinition,
+    UndefinedTerm,
+    defined_elsewhere,
+    defined_terms_used,
+    undefined_terms_in,
+)
+from contract_review.models import DocumentStructure, RiskLevel, RiskPoint
 from contract_review.skills.context import SkillState, StructureInput, require_clause
 from contract_review.skills.risks import RiskFactory
 from contract_review.skills.schema import SkillBackend, SkillRegistration
-
-from ._undefined import document_undefined, incorporation
 
 SKILL_ID = "resolve_definition"
 
@@ -21,26 +29,6 @@ class ResolveDefinitionInput(StructureInput):
     terms: list[str] = Field(
         default_factory=list,
         description="Specific terms to look up (optional); by default every term the clause uses.",
-    )
-
-
-class TermDefinition(BaseModel):
-    """A defined term used in the clause."""
-
-    term: str = Field(description="The defined term.")
-    definition: str = Field(description="Its definition, as written.")
-    defined_in: str | None = Field(description="Clause holding the definition.")
-    occurrences: int = Field(description="Times the term appears in the clause.")
-
-
-class UndefinedTerm(BaseModel):
-    """A capitalised or quoted term the clause uses that the contract never defines."""
-
-    term: str = Field(description="The term as written.")
-    occurrences: int = Field(description="Times it appears in the clause.")
-    quote: str = Field(description="Verbatim snippet around its first use.")
-    first_use: bool = Field(
-        False, description="Whether the contract uses the term here for the first time."
     )
 
 
@@ -75,71 +63,18 @@ def prepare_input(
     return ResolveDefinitionInput(clause_id=clause_id, document_structure=primary_structure)
 
 
-def _count(text: str, term: str) -> int:
-    n = 0
-    i = text.find(term)
-    while i != -1:
-        before = text[i - 1 : i]
-        after = text[i + len(term) : i + len(term) + 1]
-        ascii_word = term[:1].isascii()
-        if not ascii_word or (not before.isalnum() and not after.isalnum()):
-            n += 1
-        i = text.find(term, i + len(term))
-    return n
-
-
 def handle(inp: ResolveDefinitionInput) -> ResolveDefinitionOutput:
     """Look the clause's terms up in the contract's definitions."""
     structure = inp.document_structure
     clause = require_clause(structure, inp.clause_id)
     assert structure is not None
-    text = clause.text
-    defs = structure.definitions
-    wanted = inp.terms or list(defs)
-    used = [
-        TermDefinition(term=d.term, definition=d.definition, defined_in=d.clause_id, occurrences=n)
-        for term in wanted
-        if (d := defs.get(term)) is not None and (n := _count(text, term)) > 0
-    ]
-    not_found = [t for t in inp.terms if t not in defs]
     return ResolveDefinitionOutput(
         clause_id=clause.clause_id,
-        defined_terms_used=sorted(used, key=lambda t: -t.occurrences),
-        undefined_terms=_undefined(structure, clause),
-        defined_elsewhere=_elsewhere(structure, clause),
-        not_found=not_found,
+        defined_terms_used=defined_terms_used(structure, clause.text, inp.terms),
+        undefined_terms=undefined_terms_in(structure, clause),
+        defined_elsewhere=defined_elsewhere(structure, clause),
+        not_found=[t for t in inp.terms if t not in structure.definitions],
     )
-
-
-def _undefined(structure: DocumentStructure, clause: ClauseNode) -> list[UndefinedTerm]:
-    """The document's undefined terms this clause uses; `first_use` marks those it uses first."""
-    out = []
-    for use in document_undefined(structure).values():
-        n = sum(_count(clause.text, form) for form in use.forms)
-        if not n:
-            continue
-        here = clause.start_offset <= use.first < clause.end_offset
-        p = (
-            use.first - clause.start_offset
-            if here
-            else min(i for form in use.forms if (i := clause.text.find(form)) != -1)
-        )
-        out.append(
-            UndefinedTerm(
-                term=use.term,
-                occurrences=n,
-                quote=clause.text[max(0, p - 40) : p + len(use.term) + 40],
-                first_use=here,
-            )
-        )
-    return out
-
-
-def _elsewhere(structure: DocumentStructure, clause: ClauseNode) -> str:
-    found = incorporation(structure)
-    if found is None or not clause.start_offset <= found[0] < clause.end_offset:
-        return ""
-    return found[1]
 
 
 _MAX_UNDEFINED = 5

@@ -1,6 +1,6 @@
 """fidic_calculate_time_bar: every time limit of a clause, who must act, and what missing it costs.
 
-A time limit is a period (found by `extract_financial_terms.analyse`) with a limit cue around it:
+A time limit is a period (found by `analysis.financial.analyse`) with a limit cue around it:
 "within 28 days", "not later than 14 days", "at least 7 days before", "7 days in advance",
 "28天内", "不迟于…14天", "提前7天". For each one the skill reports the trigger it runs from
 ("after the Contractor became aware", "收到…后"), the party that must act (`contract_review.parties`), the
@@ -27,6 +27,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from contract_review.analysis.financial import analyse as analyse_terms
 from contract_review.models import (
     BaselinePosition,
     ClauseKind,
@@ -43,7 +44,6 @@ from contract_review.parties import (
 )
 from contract_review.plugins.fidic.skills.merge_gc_pc import _SUBST as _SUBSTITUTION
 from contract_review.skills.context import ReviewContext, SkillState, StructureInput, require_clause
-from contract_review.skills.local.extract_financial_terms import analyse as analyse_terms
 from contract_review.skills.risks import RiskFactory
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 from contract_review.text import SENTENCE_OR_LINE_END

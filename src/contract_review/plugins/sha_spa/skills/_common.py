@@ -10,16 +10,12 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
+from contract_review.analysis.financial import FinancialTerms, financial_terms
 from contract_review.analysis.titles import topic_title
 from contract_review.errors import SkillError
 from contract_review.models import ClauseNode, DocumentStructure, RiskPoint
 from contract_review.parties import PartyRoles, party_mentions, role_actions
 from contract_review.skills.context import ReviewContext, SkillState, StructureInput, require_clause
-from contract_review.skills.local.extract_financial_terms import (
-    FinancialTermsInput,
-    FinancialTermsOutput,
-)
-from contract_review.skills.local.extract_financial_terms import handle as _financial
 from contract_review.skills.risks import RiskFactory, RiskRule, Say
 from contract_review.skills.state import review_context
 
@@ -265,9 +261,10 @@ def side_of_subject(text: str, roles: PartyRoles, before: int) -> SideOrNone:
     return hits[-1][1] if hits else "unspecified"
 
 
-def financial(text: str) -> FinancialTermsOutput:
-    """extract_financial_terms over an ad-hoc text (offsets index `text`)."""
-    return _financial(FinancialTermsInput(clause_id="text", text=text[:50_000]))
+def financial(text: str) -> FinancialTerms:
+    """The financial terms of an ad-hoc text (offsets index `text`; its first 50,000
+    characters, as extract_financial_terms reads)."""
+    return financial_terms(text[:50_000])
 
 
 def months_of(value: float, unit: str) -> float:

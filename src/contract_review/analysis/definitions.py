@@ -1,4 +1,7 @@
-"""Terms a contract uses as defined terms but never defines, found once per document.
+"""Defined, undefined and incorporated terms: what a clause's terms mean in the contract.
+
+The defined terms a text relies on are looked up in the contract's definitions. Terms a
+contract uses as defined terms but never defines are found once per document.
 
 A capitalised phrase reads as a defined term when the contract writes it that way every time
 and uses it as a noun ('the Acceptance Date', 'any Main Elements'). It is not one when it is
@@ -7,20 +10,40 @@ Code'), an office ('Chief Financial Officer'), an address — a heading or a lab
 ('Attention:'), a line repeated on every page (running heads, redaction legends), a quoted
 name, part of a defined term ('Clinical Trial' in 'Phase I Clinical Trial'), a plural or
 possessive of one, or ordinary words the contract also writes in lower case. Each term is
-reported once, where the document first uses it.
+reported once, where the document first uses it. A contract may say its undefined terms take
+their meaning from another document (`incorporation`): then none are reported.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from pydantic import BaseModel, Field
+
 from contract_review.analysis.cache import per_structure
-from contract_review.models import DocumentStructure
+from contract_review.models import ClauseNode, DocumentStructure
 from contract_review.parties import contract_parties
 from contract_review.playbook.files import read_yaml
 from contract_review.text import HAN, repeated_lines
+
+__all__ = [
+    "CAP_PHRASE",
+    "COMMON",
+    "INCORPORATED",
+    "NAME_HEADS",
+    "SMALL",
+    "TermDefinition",
+    "UndefinedTerm",
+    "UndefinedUse",
+    "defined_elsewhere",
+    "defined_terms_used",
+    "document_undefined",
+    "incorporation",
+    "undefined_terms_in",
+]
 
 _WORDS = read_yaml(Path(__file__).with_name("undefined_terms.yaml").read_text("utf-8"))
 COMMON = frozenset(_WORDS["common"].split())
@@ -325,3 +348,88 @@ def incorporation(structure: DocumentStructure) -> tuple[int, str] | None:
         if m is not None:
             return offset + m.start(), m.group().rstrip()
     return None
+
+
+# --------------------------------------------------------------------------------------------
+# A clause's terms
+# --------------------------------------------------------------------------------------------
+
+
+class TermDefinition(BaseModel):
+    """A defined term used in the clause."""
+
+    term: str = Field(description="The defined term.")
+    definition: str = Field(description="Its definition, as written.")
+    defined_in: str | None = Field(description="Clause holding the definition.")
+    occurrences: int = Field(description="Times the term appears in the clause.")
+
+
+class UndefinedTerm(BaseModel):
+    """A capitalised or quoted term the clause uses that the contract never defines."""
+
+    term: str = Field(description="The term as written.")
+    occurrences: int = Field(description="Times it appears in the clause.")
+    quote: str = Field(description="Verbatim snippet around its first use.")
+    first_use: bool = Field(
+        False, description="Whether the contract uses the term here for the first time."
+    )
+
+
+def _count(text: str, term: str) -> int:
+    n = 0
+    i = text.find(term)
+    while i != -1:
+        before = text[i - 1 : i]
+        after = text[i + len(term) : i + len(term) + 1]
+        ascii_word = term[:1].isascii()
+        if not ascii_word or (not before.isalnum() and not after.isalnum()):
+            n += 1
+        i = text.find(term, i + len(term))
+    return n
+
+
+def defined_terms_used(
+    structure: DocumentStructure, text: str, terms: Sequence[str] = ()
+) -> list[TermDefinition]:
+    """The contract's defined terms `text` uses (only `terms`, when given), most used first."""
+    defs = structure.definitions
+    wanted = list(terms) or list(defs)
+    used = [
+        TermDefinition(term=d.term, definition=d.definition, defined_in=d.clause_id, occurrences=n)
+        for term in wanted
+        if (d := defs.get(term)) is not None and (n := _count(text, term)) > 0
+    ]
+    return sorted(used, key=lambda t: -t.occurrences)
+
+
+def undefined_terms_in(structure: DocumentStructure, clause: ClauseNode) -> list[UndefinedTerm]:
+    """The document's undefined terms this clause uses; `first_use` marks those it uses first."""
+    out = []
+    for use in document_undefined(structure).values():
+        n = sum(_count(clause.text, form) for form in use.forms)
+        if not n:
+            continue
+        here = clause.start_offset <= use.first < clause.end_offset
+        p = (
+            use.first - clause.start_offset
+            if here
+            else min(i for form in use.forms if (i := clause.text.find(form)) != -1)
+        )
+        out.append(
+            UndefinedTerm(
+                term=use.term,
+                occurrences=n,
+                quote=clause.text[max(0, p - 40) : p + len(use.term) + 40],
+                first_use=here,
+            )
+        )
+    return out
+
+
+def defined_elsewhere(structure: DocumentStructure, clause: ClauseNode) -> str:
+    """The clause's statement that terms the contract does not define take their meaning
+    from another document, if it makes one ('' otherwise)."""
+    found = incorporation(structure)
+    if found is None or not clause.start_offset <= found[0] < clause.end_offset:
+        return ""
+    return found[1]

@@ -1,0 +1,893 @@
+"""Position checks: the playbook's one-sided-term checks on a text, judged from our side.
+
+For each position with checks, every sentence (or semicolon-separated part) of the text that
+states the term is read for who holds the right or bears the duty (`parties.party_actions`):
+a right only the other side holds, or a duty only we bear, is against us — worse when it is
+also broad (any time, any reason, no notice, sole discretion, regardless of fault, perpetual);
+the same right or duty held by both sides is balanced; the mirror image favours us. Number
+checks measure the term (a rate a year, a period in days, a cap as a share of the price or in
+months of fees) against the position's tiers, for the party that bears it. Our party arrives
+resolved (`PartyRoles`); without one (a neutral review) each term is judged against whichever
+of the contract's parties it burdens.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from contract_review.analysis.cache import per_structure
+from contract_review.analysis.financial import analyse
+from contract_review.models import ClauseKind, DocumentStructure, RiskLevel
+from contract_review.parties import (
+    PartyRoles,
+    Side,
+    coordinated,
+    find_parties,
+    is_pronoun,
+    party_actions,
+    party_mentions,
+    party_places,
+    party_roles,
+    payer_of,
+)
+from contract_review.playbook import BREADTH, NumberCheck, PartyCheck, Position
+from contract_review.playbook.measure import MEASURES
+from contract_review.text import LEADING_NUMBER, SEGMENT_END, has_cjk
+from contract_review.text.literals import GatedPattern, fold
+
+__all__ = [
+    "Effect",
+    "PositionFinding",
+    "contract_price",
+    "contract_value",
+    "position_findings",
+]
+
+Effect = Literal["against_us", "favourable"]
+
+_RIGHT_KINDS = frozenset({"right", "exempt"})
+"""A right, or an exemption from liability, held by one side."""
+_DUTY_KINDS = frozenset({"obligation", "bears", "denial"})
+
+
+class PositionFinding(BaseModel):
+    """A term of the clause measured against a playbook position."""
+
+    position_id: str = Field(description="The position.")
+    topic: str = Field(description="Its topic (English: part of the risk type, a stable key).")
+    title: str = Field("", description="The position's title in the review's language (zh).")
+    effect: Effect = Field(description="'against_us' or 'favourable' (to us).")
+    check: str = Field(description="'their_right' or 'our_duty'.")
+    level: RiskLevel = Field(description="Weight of the term (for against_us).")
+    holder: str = Field(description="The party word that holds the right or bears the duty.")
+    quote: str = Field(description="The sentence stating the term, verbatim.")
+    breadth: list[str] = Field(description="Words that make it broad ('at any time').")
+    value: float | None = Field(
+        None, description="The number measured (% a year, days, or months of fees)."
+    )
+    measure: str = Field("", description="What `value` measures.")
+    standard: str = Field(description="Our standard position.")
+    fallback: str = Field("", description="What we accept without escalating.")
+    rationale: str = Field("", description="Why it matters.")
+    burdens: str = Field(
+        "", description="In a neutral review: the party the term is against ('' otherwise)."
+    )
+
+
+@lru_cache(maxsize=512)
+def _compile(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+_BREADTH = re.compile(BREADTH, re.IGNORECASE)
+
+
+def _segments(text: str) -> list[tuple[int, int]]:
+    """Sentence parts (ending at 。！？；; . ! ? or a line end), as spans of `text`."""
+    spans, start = [], 0
+    for m in SEGMENT_END.finditer(text):
+        if text[start : m.end()].strip():
+            spans.append((start, m.end()))
+        start = m.end()
+    if text[start:].strip():
+        spans.append((start, len(text)))
+    return spans
+
+
+def _judge(
+    check: PartyCheck,
+    sentence: str,
+    roles: PartyRoles,
+    payer: tuple[str, str] | None,
+    places: dict[str, Side],
+) -> tuple[Effect, str] | None:
+    """Whether the term in `sentence` is against us or favourable, and who holds it.
+
+    The holder is the subject of the modal that states the term ("the Supplier may…", "乙方有权
+    …"); a sentence with no modal at all ("the Customer's liability is unlimited", "乙方另行
+    通知的内容即构成本合同的组成部分") is held by the first party it names."""
+    kinds = _RIGHT_KINDS if check.kind == "their_right" else _DUTY_KINDS
+    if check.kind == "their_right" and _DEEMED_BREACH.search(sentence):
+        return None  # 'an attempted termination … shall be deemed a breach': no right at all
+    if check.subject_after is not None and _about_ours(check.subject_after, sentence, roles):
+        return None
+    near = _beneficiary(check, sentence, roles) or _holder_near(check, sentence, roles)
+    if near is None and check.holder_at_seat:
+        near = _holder_at_seat(sentence, places, roles)
+        if near is None:
+            return None  # a place of neither side, or of both: nobody's home ground
+    actions = party_actions(sentence, roles)
+    actors = [(a.side, a.alias) for a in actions if a.kind in kinds]
+    if near is None and check.owner != "actor" and payer is not None:
+        side_paid: Side = "them" if payer[0] == "us" else "us"
+        near = payer if check.owner == "payer" else (side_paid, _word(roles, side_paid))  # type: ignore[assignment]
+    if near is not None:
+        actors = [near]
+    elif not actions:
+        actors = _named_at_term(check, sentence, roles)
+        if check.kind == "their_right" and _negated(check, sentence):
+            return None  # 'prices can't be increased by the Supplier': no right at all
+    if (
+        not actors
+        and not actions
+        and check.unnamed is not None
+        and payer is not None
+        and _STATEMENT.search(sentence)  # not a heading ('Price adjustment')
+    ):
+        # No party named: the term is the payer's or the payee's (a price increase by itself
+        # is the payee's).
+        payee: Side = "them" if payer[0] == "us" else "us"
+        side_of: Side = payer[0] if check.unnamed == "payer" else payee  # type: ignore[assignment]
+        actors = [(side_of, payer[1] if check.unnamed == "payer" else _word(roles, side_of))]
+    sides = {side for side, _ in actors}
+    if not sides or "both" in sides or sides == {"us", "them"}:
+        return None  # no party acts, or both do: balanced
+    (side,) = sides
+    if check.holder_must_be == "payee" and payer is not None and side == payer[0]:
+        return None  # the party that pays holds it: market standard, not one-sided
+    if check.fair_from_days is not None:
+        period = _window_days(sentence)
+        if period is not None and period >= check.fair_from_days:
+            return None  # a period long enough to act in: market standard
+    other: Side = "us" if side == "them" else "them"
+    if check.fair_if_caused_by_other and _caused_by(sentence, roles, other):
+        return None  # excused for what the other side caused: fair
+    if check.only_if_caused_by_other and not _caused_by(sentence, roles, other):
+        return None  # covering one's own fault only: fair
+    against = (side == "them") if check.kind == "their_right" else (side == "us")
+    holder = actors[0][1]
+    return ("against_us" if against else "favourable"), (
+        _word(roles, side) if is_pronoun(holder) else holder
+    )
+
+
+def _about_ours(subject_after: str, sentence: str, roles: PartyRoles) -> bool:
+    """Whether the term is about something named after us ('… as to the King Trademarks',
+    '… regarding Licensee's Materials')."""
+    m = _compile(subject_after).search(sentence)
+    if m is None:
+        return False
+    after = sentence[m.end() : m.end() + 60]
+    # five words, or a dozen characters of Chinese ('关于甲方商标')
+    window = after[:12] if has_cjk(after[:4]) else " ".join(after.split()[:5])
+    return any(
+        re.search(rf"(?<![\w-]){re.escape(alias)}(?:['’]s?)?(?![\w-])", window)
+        for alias in roles.our_aliases
+        if alias and not is_pronoun(alias)
+    )
+
+
+def _named_at_term(check: PartyCheck, sentence: str, roles: PartyRoles) -> list[tuple[Side, str]]:
+    """The party a sentence without a modal names for the term: the one the term's words name
+    as its owner ('the liability of the Licensee shall not be limited'), else the first one
+    named in the sentence — or, in a sentence contrasting two parties ('…, whereas the
+    Licensee's liability is unlimited'), in the part that states the term."""
+    spans = [m.span() for p in check.patterns if (m := _compile(p).search(sentence))]
+    mentions = [
+        (at, "both" if coordinated(sentence, found, at, side) else side, w)
+        for found in (party_mentions(sentence, roles),)
+        for at, side, w in found
+    ]
+    if not mentions:
+        return []
+    if not spans:
+        return [(mentions[0][1], mentions[0][2])]
+    start, end = min(spans)
+    owner = [
+        (side, w)
+        for at, side, w in mentions
+        if start <= at < end and re.search(r"\bof\s+(?:the\s+)?$", sentence[start:at])
+    ]
+    turn = max((m.end() for m in _CONTRAST.finditer(sentence, 0, start)), default=0)
+    # a party the term is given to ('… are made available to Customer "as is"') receives it:
+    # it is not the one that holds it
+    given = {at for at, _, _ in mentions if _GIVEN_TO.search(sentence, max(0, at - 12), at)}
+    part = [(side, w) for at, side, w in mentions if at >= turn and at not in given]
+    if not owner and not part and len(given) == len(mentions):
+        return []
+    return owner[:1] or part[:1] or [(mentions[0][1], mentions[0][2])]
+
+
+_GIVEN_TO = re.compile(r"(?:\b(?:to|for|towards)\s+(?:the\s+)?|向|给)$", re.IGNORECASE)
+
+
+def _negated(check: PartyCheck, sentence: str) -> bool:
+    """Whether the term a check's pattern matches first is stated in the negative, in its
+    words or just before them ('prices can't be increased', 'the licences shall not
+    terminate for any reason')."""
+    found = [m for p in check.patterns if (m := _compile(p).search(sentence))]
+    if not found:
+        return False
+    term = min(found, key=lambda m: m.start())
+    return bool(
+        _NEGATED.search(term.group())
+        or _NOT_BEFORE.search(sentence, max(0, term.start() - 16), term.start())
+    )
+
+
+_NOT_BEFORE = re.compile(r"\b(?:not|never|cannot)\s+(?:be\s+)?$|(?:不得|不能|无权)$", re.I)
+
+
+_DEEMED_BREACH = re.compile(
+    r"\b(?:shall|will|is|are)\s+(?:be\s+)?(?:deemed|treated\s+as|considered|regarded\s+as)\s+"
+    r"(?:to\s+be\s+)?[^.;]{0,50}?\b(?:a\s+|an\s+)?(?:material\s+)?breach\b"
+    r"|\b(?:shall|will)\s+constitute\s+(?:a\s+|an\s+)?(?:material\s+)?breach\b"
+    r"|(?<![不未])视为[^。；，]{0,6}违约|(?<![不未])构成[^。；，]{0,4}违约",
+    re.IGNORECASE,
+)
+"""An act the sentence declares a breach is no right of whoever does it."""
+_STATEMENT = re.compile(r"\b(?:shall|will|may|must|is|are|be|can)\b|应|将|可|须|予以", re.I)
+_NEGATED = re.compile(r"\b(?:not|cannot|can't|never)\b|不得|不能|无权")
+_CONTRAST = re.compile(r"\b(?:whereas|while)\b|,\s*but\b|而(?!且)|但是|相反", re.I)
+
+
+def _word(roles: PartyRoles, side: Side) -> str:
+    """The word to show for a side: its first alias that is not a pronoun ('Franchisee' for a
+    party the contract calls "you"), else the pronoun in quotes."""
+    aliases = roles.their_aliases if side == "them" else roles.our_aliases
+    shown = [a for a in aliases if not is_pronoun(a)] or [f'"{a.lower()}"' for a in aliases]
+    return shown[0] if shown else str(side)
+
+
+def _holder_at_seat(
+    sentence: str, places: dict[str, Side], roles: PartyRoles
+) -> tuple[Side, str] | None:
+    """(side, party word) when the sentence names places of one side's address only ('the
+    courts of Munich' for a party seated in Munich)."""
+    named = [
+        (side, place)
+        for place, side in places.items()
+        if (
+            place in sentence if has_cjk(place) else re.search(rf"\b{re.escape(place)}\b", sentence)
+        )
+    ]
+    if len({side for side, _ in named}) != 1:
+        return None
+    return named[0][0], _word(roles, named[0][0])
+
+
+def _beneficiary(check: PartyCheck, sentence: str, roles: PartyRoles) -> tuple[Side, str] | None:
+    """(side, word) the term burdens when it names whom it benefits ('the Lessor may keep the
+    Deposit' burdens the Hirer): the party other than the one named at `beneficiary_near`."""
+    if check.beneficiary_near is None:
+        return None
+    named = _named_next_to(check.beneficiary_near, "either", sentence, roles, sides_only=True)
+    if named is None:
+        return None
+    other: Side = "us" if named[0] == "them" else "them"
+    return other, _word(roles, other)
+
+
+def _holder_near(check: PartyCheck, sentence: str, roles: PartyRoles) -> tuple[Side, str] | None:
+    """(side, word) of the party the term names next to `check.holder_near` ('vest in the
+    Supplier', '归乙方所有', "the Supplier's domicile", '乙方所在地'), if any."""
+    if check.holder_near is None:
+        return None
+    return _named_next_to(check.holder_near, check.holder_side, sentence, roles)
+
+
+def _named_next_to(
+    pattern: str,
+    where: Literal["after", "before", "either"],
+    sentence: str,
+    roles: PartyRoles,
+    sides_only: bool = False,
+) -> tuple[Side, str] | None:
+    """(side, word) of the party named within 12 characters after (else, for 'either', before)
+    a match of `pattern` — of one side only, with `sides_only`."""
+    mentions = [
+        (at, side, w)
+        for at, side, w in party_mentions(sentence, roles)
+        if not sides_only or side in ("us", "them")
+    ]
+    for m in _compile(pattern).finditer(sentence):
+        after = [(side, w) for at, side, w in mentions if m.end() <= at <= m.end() + 12]
+        before = [
+            (side, w) for at, side, w in mentions if m.start() - 12 <= at + len(w) <= m.start()
+        ]
+        if where in ("after", "either") and after:
+            return after[0]
+        if where in ("before", "either") and before:
+            return before[-1]
+    return None
+
+
+_CAUSE_BEFORE = re.compile(
+    r"(?:\b(?:caused|occasioned|attributable|due|owing|resulting|arising)\s+(?:by|to|from)"
+    r"|\bby\s+reason\s+of|因|由于|系因|归因于)\s*(?:the\s+|any\s+)?$",
+    re.IGNORECASE,
+)
+_CAUSE_AFTER = re.compile(
+    r"(?:['’]s)?\s*(?:own\s+)?(?:\b(?:breach|negligen\w*|acts?|omissions?|failures?|fault|default"
+    r"|instructions?|delay|wilful|misuse|improper)\b|(?:的)?(?:自身|本身)?(?:原因|过错|过失|违约|责任|提供|未"
+    r"|要求|指示|行为|延误|迟延|违章|违规|管理不善|疏忽|故意|操作不当|使用不当|不当))",
+    re.IGNORECASE,
+)
+
+
+_WINDOW = re.compile(
+    r"\bwithin\s+(?:a\s+period\s+of\s+)?[^.;]{0,40}?\b(?:hours?|days?|weeks?|months?)\b"
+    r"|(?:\d+|[一二两三四五六七八九十百]+)\s*(?:个)?(?:小时|日|天|工作日|周|月)内",
+    re.IGNORECASE,
+)
+
+
+def _window_days(sentence: str) -> float | None:
+    """The time the sentence gives to act ('within 15 working days', '二个工作日内'), in days
+    — not any other period it names (an extension of twelve months)."""
+    m = _WINDOW.search(sentence)
+    return MEASURES["days"](m.group()) if m else None
+
+
+def _caused_by(sentence: str, roles: PartyRoles, side: Side) -> bool:
+    """Whether `sentence` puts the cause of its term on `side` ('因甲方原因', 'caused by the
+    Customer's breach')."""
+    return any(
+        s == side
+        and (
+            (
+                _CAUSE_BEFORE.search(sentence, max(0, at - 24), at)
+                and _CAUSE_AFTER.match(sentence, at + len(w))
+            )
+            or _FAULT_OF.search(sentence, max(0, at - 40), at)
+        )
+        for at, s, w in party_mentions(sentence, roles)
+    )
+
+
+_FAULT_OF = re.compile(
+    r"\b(?:negligen\w*|fault|default|breach|acts?|omissions?|misconduct)\s+(?:(?:or|and|and/or)\s+"
+    r"(?:\w+\s+){0,2})?of\s+(?:the\s+|any\s+)?$",
+    re.IGNORECASE,
+)
+"""'the negligence or default of (the Franchisor)'."""
+
+
+def _finding(
+    position: Position,
+    check: PartyCheck | NumberCheck,
+    sentence: str,
+    effect: Effect,
+    holder: str,
+    level: str,
+    breadth: list[str],
+    value: float | None = None,
+    language: str | None = None,
+) -> PositionFinding:
+    """The finding, with our position's wording in the review's `language` (None: in the
+    sentence's)."""
+    if language is None:
+        language = "zh" if has_cjk(sentence) else "en"
+    return PositionFinding(
+        position_id=position.id,
+        topic=position.topic,
+        title=position.title_text(language),
+        effect=effect,
+        check=check.kind,
+        level=RiskLevel(level),
+        holder=holder,
+        quote=sentence,
+        breadth=breadth,
+        value=value,
+        measure=check.measure if isinstance(check, NumberCheck) else "",
+        standard=position.standard.text(language),
+        fallback=position.fallback.text(language) if position.fallback else "",
+        rationale=position.rationale.text(language) if position.rationale else "",
+    )
+
+
+Match = tuple[Position, PartyCheck | NumberCheck, str]
+"""A sentence of the clause that states a position's term."""
+
+
+def _matches(positions: list[Position], text: str) -> list[Match]:
+    """The sentences of `text` stating each position's terms (whoever holds them): found once
+    per clause, then judged for each party."""
+    table = _table(positions)
+    hits = [
+        (i, sentence)
+        for s, e in _segments(text)
+        for sentence in (text[s:e].strip(),)
+        # '11.1 The Bank shall not …': the clause number is no part of the sentence's wording
+        for i in _sentence_hits(LEADING_NUMBER.sub("", sentence, count=1), table)
+    ]
+    hits.sort(key=lambda hit: hit[0])  # position order, then text order
+    return [(*table.checks[i], sentence) for i, sentence in hits]
+
+
+@dataclass(frozen=True, eq=False)
+class _Table:
+    """The checks of a list of positions, compiled once: (position, check), each check's
+    patterns as one regular expression, and which checks each vocabulary word admits."""
+
+    checks: tuple[tuple[Position, PartyCheck | NumberCheck], ...]
+    patterns: tuple[tuple[GatedPattern, ...], ...]
+    """Each check's patterns, each with its literal pre-filter (tried one by one: a pattern
+    whose words a sentence lacks is skipped, which one combined expression cannot do)."""
+    words: dict[str, tuple[int, ...]]
+    always: tuple[int, ...]
+    """Checks without a vocabulary: tried on every sentence."""
+    starts: dict[str, tuple[str, ...]]
+    """Vocabulary words by their first four characters (a sentence's four-character pieces
+    name the few words worth looking for)."""
+    short: tuple[str, ...]
+    """Vocabulary words shorter than four characters (or starting with a space), looked for
+    one by one."""
+    short_latin: tuple[str, ...]
+    """Those without Chinese characters (all a sentence without them can hold)."""
+
+
+_TABLES: dict[tuple[int, ...], tuple[list[Position], _Table]] = {}
+_GRAM = 4
+_WORD_START = re.compile(r"\b(?=(\w.{3}))", re.DOTALL)
+"""The four characters from each word start (lookahead: starts closer than four count too)."""
+
+
+def _table(positions: list[Position]) -> _Table:
+    key = tuple(id(p) for p in positions)
+    hit = _TABLES.get(key)
+    if hit is not None:  # the ids are of the very positions: the entry keeps them alive
+        return hit[1]
+    checks = tuple((p, c) for p in positions for c in p.checks)
+    words: dict[str, list[int]] = {}
+    for i, (_, check) in enumerate(checks):
+        for word in check.vocab:
+            words.setdefault(word.lower(), []).append(i)
+    starts: dict[str, list[str]] = {}
+    short: list[str] = []
+    for word in words:
+        if len(word) >= _GRAM and word[0].isalnum():
+            starts.setdefault(word[:_GRAM], []).append(word)
+        else:
+            short.append(word)
+    table = _Table(
+        checks=checks,
+        patterns=tuple(
+            tuple(GatedPattern.of(re.compile(p, re.IGNORECASE)) for p in c.patterns)
+            for _, c in checks
+        ),
+        words={w: tuple(ids) for w, ids in words.items()},
+        always=tuple(i for i, (_, c) in enumerate(checks) if not c.vocab),
+        starts={g: tuple(ws) for g, ws in starts.items()},
+        short=tuple(short),
+        short_latin=tuple(w for w in short if not has_cjk(w)),
+    )
+    if len(_TABLES) >= 16:
+        _TABLES.clear()
+    _TABLES[key] = (list(positions), table)  # the positions kept alive: their ids stay theirs
+    return table
+
+
+@lru_cache(maxsize=16384)
+def _sentence_hits(sentence: str, table: _Table) -> tuple[int, ...]:
+    """Which checks a sentence matches: only the checks whose vocabulary it contains are tried
+    (substring tests are far cheaper than the patterns). Cached: a clause's sentences are read
+    again as its sub-clauses'."""
+    low = fold(sentence)
+    candidates = set(table.always)
+    if has_cjk(low):
+        pieces = {low[i : i + _GRAM] for i in range(len(low) - _GRAM + 1)}
+        short = table.short
+    else:  # Latin words are looked for where a word starts (a stem, not the end of another)
+        pieces = set(_WORD_START.findall(low))
+        short = table.short_latin
+    present = [w for g in pieces & table.starts.keys() for w in table.starts[g] if w in low]
+    for word in (*present, *(w for w in short if w in low)):
+        candidates.update(table.words[word])
+    return tuple(
+        i
+        for i in sorted(candidates)
+        if any(gate.search(sentence, low) for gate in table.patterns[i])
+    )
+
+
+def _judged(
+    matches: list[Match],
+    roles: PartyRoles,
+    payer: tuple[str, str] | None,
+    price: float | None,
+    places: dict[str, Side],
+    language: str | None,
+) -> list[PositionFinding]:
+    """The matched terms judged from the side of `roles`' party (each term once: a clause's
+    sentences come again as its sub-clauses'), our positions worded in `language`."""
+    setting = (roles, payer, price, tuple(sorted(places.items())), language)
+    out = []
+    for position, check, sentence in matches:
+        key = (id(position), id(check), sentence, setting)
+        hit = _JUDGED.get(key)
+        if hit is None or hit[0] is not position or hit[1] is not check:
+            if len(_JUDGED) >= 8192:
+                _JUDGED.clear()
+            found = _judged_one(position, check, sentence, roles, payer, price, places, language)
+            hit = _JUDGED[key] = (position, check, found)
+        if hit[2] is not None:
+            out.append(hit[2].model_copy())  # callers may annotate their copy
+    # two checks of a position may read the same term (a rate, and a margin over base): the
+    # risks keep the gravest once
+    return _specific_first(out, {p.id for p, _, _ in matches if p.catch_all})
+
+
+_JUDGED: dict[
+    tuple[object, ...],
+    tuple[Position, PartyCheck | NumberCheck, PositionFinding | None],
+] = {}
+"""Terms judged, by (position, check, sentence, setting); the objects kept to tell a reused
+id from the same check."""
+
+
+def _judged_one(
+    position: Position,
+    check: PartyCheck | NumberCheck,
+    sentence: str,
+    roles: PartyRoles,
+    payer: tuple[str, str] | None,
+    price: float | None,
+    places: dict[str, Side],
+    language: str | None,
+) -> PositionFinding | None:
+    if isinstance(check, NumberCheck):
+        return _measured(position, check, sentence, roles, payer, price, language)
+    judged = _judge(check, sentence, roles, payer, places)
+    if judged is None:
+        return None
+    effect, holder = judged
+    breadth = list(dict.fromkeys(m.group().lower() for m in _BREADTH.finditer(sentence)))
+    level = check.breadth_level if breadth else check.level
+    return _finding(position, check, sentence, effect, holder, level, breadth, language=language)
+
+
+def _specific_first(findings: list[PositionFinding], general: set[str]) -> list[PositionFinding]:
+    """The findings without those of catch-all positions on a sentence a specific position
+    judged already, and one finding per catch-all position and sentence."""
+    if not general:
+        return findings
+    specific = {f.quote for f in findings if f.position_id not in general}
+    seen: set[str] = set()
+    out = []
+    for f in findings:
+        if f.position_id in general:
+            if f.quote in specific or f.quote in seen:
+                continue
+            seen.add(f.quote)
+        out.append(f)
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Numbers: rates a year, periods in days, caps in months of fees
+# --------------------------------------------------------------------------------------------
+
+_PRICE_OF = re.compile(
+    r"\b(?:contract|purchase|total|aggregate)\s+(?:price|sum|amount|consideration|value)\b"
+    r"|\bprice\b|\bannual\s+rent\b|\b(?:principal|loan|facility)\s+amount\b"
+    r"|\b(?:base|annual|yearly)\s+rent\b"
+    r"|合同(?:总)?价款|合同(?:总)?价格|合同(?:总)?金额|合同总额|总价|(?:费用|价款|费)总(?:额|金额)"
+    r"|年租金|租金总额|总租金|(?:借款|贷款)(?:金额|本金|总额)",
+    re.I,
+)
+"""What states the contract's value: its price, a lease's annual rent, a loan's principal."""
+
+
+@per_structure()
+def contract_price(structure: DocumentStructure) -> float | None:
+    """The contract's price: the largest amount stated as a price (None when no clause states
+    one, e.g. fees per month)."""
+    amounts = []
+    for clause in structure.iter_clauses():
+        if clause.children or not (named := list(_PRICE_OF.finditer(clause.text))):
+            continue
+        for item in analyse(clause.text, [])[0]:
+            # a price by its category, or any amount the price words introduce ('开发费用总额
+            # 为人民币捌拾万元', 'the annual rent is EUR 120,000')
+            if item.kind == "amount" and (
+                item.category == "price" or any(0 <= item.start - m.end() <= 60 for m in named)
+            ):
+                amounts.append(float(item.value))
+    return max(amounts) if amounts else None
+
+
+@per_structure()
+def contract_value(structure: DocumentStructure) -> float | None:
+    """What the contract is worth, for measuring a fixed cap: its price, else the largest
+    amount its clauses state (a distributor's annual target, a facility's limit)."""
+    price = contract_price(structure)
+    if price is not None:
+        return price
+    amounts = [
+        float(item.value)
+        for clause in structure.iter_clauses()
+        if not clause.children
+        and clause.kind is not ClauseKind.PREAMBLE
+        and _MONEY.search(clause.text)  # reading amounts is slow: only where money is named
+        for item in analyse(clause.text, [])[0]
+        if item.kind == "amount"
+    ]
+    return max(amounts) if amounts else None
+
+
+_MONEY = re.compile(
+    r"[$€£¥]|\b(?:USD|EUR|GBP|RMB|CNY|AUD|CAD|HKD|SGD|JPY|CHF|dollars?|euros?|pounds?)\b|人民币|元",
+    re.I,
+)
+
+
+_PART_OF_PRICE = re.compile(r"\bfees?\b|\bcharges\b|\brent\b|费|租金|价款", re.I)
+"""A fee or charge: a share of it is at most the same share of the contract's price."""
+
+
+def _share_of_price(sentence: str, price: float | None) -> float | None:
+    """The sentence's amount as % of the contract price: a percentage of the price as written
+    (or of a fee, which is part of the price), or a fixed amount divided by the price."""
+    items = analyse(sentence, [])[0]
+    items.sort(key=lambda item: item.category != "cap")  # the capped amount first
+    for item in items:
+        if item.kind == "percentage" and (
+            _PRICE_OF.search(sentence) or _PART_OF_PRICE.search(sentence)
+        ):
+            return float(item.value)
+        if item.kind == "amount" and price:
+            return 100.0 * float(item.value) / price
+    return None
+
+
+def _contrast_part(sentence: str, at: int, roles: PartyRoles) -> tuple[int, int]:
+    """The part of a sentence contrasting the two sides ('…, whereas …', '…而…') that holds
+    `at`; the whole sentence when it names one side only or contrasts nothing."""
+    breaks = [m.span() for m in _CONTRAST.finditer(sentence)]
+    if not breaks:
+        return 0, len(sentence)
+    sides = {side for _, side, _ in party_mentions(sentence, roles)}
+    if not {"us", "them"} <= sides:
+        return 0, len(sentence)
+    start = max((e for s, e in breaks if e <= at), default=0)
+    end = min((s for s, e in breaks if s >= at), default=len(sentence))
+    return start, end
+
+
+def _measured(
+    position: Position,
+    check: NumberCheck,
+    sentence: str,
+    roles: PartyRoles,
+    payer: tuple[str, str] | None,
+    price: float | None,
+    language: str | None,
+) -> PositionFinding | None:
+    """The number of the term against the tiers, for the party that bears the term."""
+    # The number is read from where the term starts ('…质保期满后十五日内支付': the period of
+    # payment, not of the warranty, comes after '质保期满').
+    term = min(
+        (m for p in check.patterns if (m := _compile(p).search(sentence))),
+        key=lambda m: m.start(),
+        default=None,
+    )
+    # a pattern's group 'at' says where its number is ('renews … (?P<at>unless) … notice')
+    first = (
+        0
+        if term is None
+        else term.start("at")
+        if "at" in term.re.groupindex and term.start("at") >= 0
+        else term.start()
+    )
+    # 'you must give 180 days' notice, whereas we may do so up to 7 days before': each party's
+    # number and its party are in their own part of a contrasting sentence
+    start, end = _contrast_part(sentence, first, roles)
+    whole, sentence = sentence, sentence[start:end]
+    first -= start
+    if term is not None and _NOT_THE_TERM.search(sentence, max(0, first - 24), max(0, first)):
+        return None  # '…支付的，不构成迟延付款', 'shall not constitute late payment'
+    if check.measure == "share_of_price":
+        value = _share_of_price(sentence, price)
+    else:
+        value = MEASURES[check.measure](sentence[first:]) or MEASURES[check.measure](sentence)
+    if value is None:
+        return None
+    level = check.level(value)
+    if level is None:
+        return None
+    actions = [a for a in party_actions(sentence, roles) if a.side in ("us", "them")]
+    # a party after a preposition is not the bearer ('costs incurred by the Lessor', '向甲方')
+    mentions = [
+        (str(side), alias)
+        for at, side, alias in party_mentions(sentence, roles)
+        if not _OBJECT_BEFORE.search(sentence, max(0, at - 16), at)
+    ]
+    side: str
+    owner = (
+        _liability_owner(whole, roles, term.start(), term.end())
+        if check.measure in _CAPS and term is not None
+        else None
+    )
+    if owner is not None:  # a cap is on the liability it names ('承租方的赔偿责任以…为限')
+        side, holder = owner
+    elif actions:
+        side, holder = str(actions[0].side), actions[0].alias
+    elif check.unnamed == "payer" and (paid_by := _paid_by(sentence, roles)) is not None:
+        side, holder = paid_by  # 'not paid by the Borrower when due'
+    elif check.unnamed == "payer" and payer is not None and not _PAYER_NAMED.search(sentence):
+        # 'Any amount not paid … accrues interest until the Franchisor receives payment': the
+        # party named is the one paid; interest on late payment falls on the payer
+        side, holder = payer
+    elif mentions and mentions[0][0] in ("us", "them"):
+        side, holder = mentions[0]
+    elif check.unnamed == "payer" and payer is not None:
+        side, holder = payer  # interest on late payment falls on the party that pays
+    elif check.unnamed == "payee" and payer is not None:
+        side = "them" if payer[0] == "us" else "us"  # a warranty period is the payee's
+        holder = _word(roles, side)  # type: ignore[arg-type]
+    else:
+        return None
+    if is_pronoun(holder):
+        holder = _word(roles, side)  # type: ignore[arg-type]
+    effect: Effect = "against_us" if side == check.bearer else "favourable"
+    return _finding(position, check, whole, effect, holder, level, [], value, language)
+
+
+_NOT_THE_TERM = re.compile(
+    r"(?:不构成|不视为|不属于|不作为|不算作?|不计入?)$"
+    r"|\b(?:not|never)\s+(?:be\s+)?(?:constitute|deemed|treated\s+as|regarded\s+as|count\s+as)"
+    r"(?:\s+(?:an?|any))?\s+$",
+    re.IGNORECASE,
+)
+"""Words that deny the term just after them: the sentence says what is not late payment."""
+
+_PAYER_NAMED = re.compile(
+    r"\b(?:by|from)\s+(?:the\s+)?[A-Z]\w*\b|\bif\s+(?:the\s+)?[A-Z]\w*\s+(?:fails|does not)\b"
+    r"|\bowed\s+by\b|\bdue\s+from\b|[\u4e00-\u9fff](?:方|人)(?:逾期|未按|迟延|延迟)"
+)
+"""A late-payment sentence that names who pays late ('not paid by the Buyer', '乙方逾期付款')."""
+_PAID_BY = re.compile(r"\b(?:paid|payable|owed|owing|due)\s+(?:by|from)\s+(?:the\s+)?$", re.I)
+
+
+def _paid_by(sentence: str, roles: PartyRoles) -> tuple[str, str] | None:
+    """(side, word) of the party a sentence says pays ('not paid by the Borrower')."""
+    for at, side, word in party_mentions(sentence, roles):
+        if side in ("us", "them") and _PAID_BY.search(sentence, max(0, at - 24), at):
+            return str(side), word
+    return None
+
+
+_OBJECT_BEFORE = re.compile(
+    r"(?:\b(?:by|to|of|from|for|with|against|towards)\s+(?:the\s+)?|向|给|对)$", re.IGNORECASE
+)
+_CAPS = frozenset({"share_of_price", "months_of_fees"})
+_OWNS_LIABILITY = re.compile(
+    r"(?:的|['’]s\s+)(?:(?:total|aggregate|entire|maximum|cumulative|overall)\s+){0,2}"
+    r"(?:赔偿|违约)?(?:责任|liabilit)",
+    re.IGNORECASE,
+)
+_LIABILITY_OF = re.compile(r"\bliabilit\w*\s+of\s+(?:the\s+)?$", re.IGNORECASE)
+
+
+def _liability_owner(
+    sentence: str, roles: PartyRoles, start: int, end: int
+) -> tuple[str, str] | None:
+    """(side, word) of the one party whose liability the term at [start, end) names ("the
+    Supplier's liability", 'liability of the Carrier', '乙方的赔偿责任'); None for none or
+    both."""
+    owners = {
+        (str(side), word)
+        for at, side, word in party_mentions(sentence, roles)
+        if side in ("us", "them")
+        and start - 40 <= at < end
+        and (
+            _OWNS_LIABILITY.match(sentence, at + len(word))
+            or _LIABILITY_OF.search(sentence, max(0, at - 30), at)
+        )
+    }
+    return owners.pop() if len({s for s, _ in owners}) == 1 else None
+
+
+# --------------------------------------------------------------------------------------------
+# A clause's terms, judged for a party or neutrally
+# --------------------------------------------------------------------------------------------
+
+
+def position_findings(
+    text: str,
+    positions: Sequence[Position],
+    structure: DocumentStructure | None,
+    roles: PartyRoles | None,
+    language: str | None = None,
+) -> list[PositionFinding]:
+    """The terms of `text` (a clause of `structure`) measured against every position that has
+    checks, in text order.
+
+    `roles` is our party, resolved: nothing is judged when the contract does not name it
+    (`roles.resolved` false); None is a neutral review (each one-sided term against the party
+    it burdens, named in `burdens`). Our positions are worded in `language`; None: in each
+    sentence's.
+    """
+    checked = [p for p in positions if p.checks]
+    matches = _matches(checked, text) if checked else []
+    if not matches:
+        findings: list[PositionFinding] = []
+    elif roles is not None:
+        findings = _for_roles(structure, roles, matches, language)
+    else:
+        findings = _neutral(structure, matches, language)
+    findings.sort(key=lambda f: text.find(f.quote))
+    return findings
+
+
+def _for_roles(
+    structure: DocumentStructure | None,
+    roles: PartyRoles,
+    matches: list[Match],
+    language: str | None = None,
+) -> list[PositionFinding]:
+    """The clause's terms judged for the party of `roles` (nothing when the contract does not
+    name it)."""
+    if not roles.resolved:
+        return []
+    payer = payer_of(structure, roles)
+    # the contract's value reads every clause's amounts: only when a cap is to be measured
+    price = (
+        contract_value(structure)
+        if structure is not None
+        and any(isinstance(c, NumberCheck) and c.measure == "share_of_price" for _, c, _ in matches)
+        else None
+    )
+    places = (
+        party_places(structure, roles)
+        if any(isinstance(c, PartyCheck) and c.holder_at_seat for _, c, _ in matches)
+        else {}
+    )
+    return _judged(matches, roles, payer, price, places, language)
+
+
+_parties = per_structure()(find_parties)
+"""The contract's parties, read once per document (a neutral review asks at every clause)."""
+
+
+def _neutral(
+    structure: DocumentStructure | None, matches: list[Match], language: str | None = None
+) -> list[PositionFinding]:
+    """A neutral review: each one-sided term against whichever party it burdens, named. With
+    two parties the terms are judged once: what favours one is against the other."""
+    parties = (_parties(structure) if structure is not None else [])[:4]
+    words = [p.labels[0] if p.labels else p.name for p in parties]
+    # a party called "you" is shown by its name or role ('Franchisee'), else as "you"
+    shown = [
+        w if not is_pronoun(w) else p.name if not is_pronoun(p.name) else f'"{w.lower()}"'
+        for w, p in zip(words, parties, strict=True)
+    ]
+    found: dict[tuple[str, str], PositionFinding] = {}
+    for n, word in enumerate(words):
+        for f in _for_roles(structure, party_roles(structure, word), matches, language):
+            burdened = shown[n] if f.effect == "against_us" else ""
+            if len(words) == 2 and f.effect == "favourable":
+                burdened = shown[1 - n]
+            if burdened:
+                update = {"burdens": burdened, "effect": "against_us"}
+                found.setdefault((f.position_id, f.quote), f.model_copy(update=update))
+        if len(words) == 2:
+            break
+    return list(found.values())
