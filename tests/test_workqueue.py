@@ -22,8 +22,9 @@ from typing import Any
 import pytest
 from openpyxl import load_workbook
 
-from contract_review.batch import BatchOptions, ContractRow, batch_scope, run_batch
+from contract_review.batch import BatchOptions, batch_scope, run_batch
 from contract_review.config import Settings
+from contract_review.exports.portfolio import PortfolioRow
 from contract_review.jobs.celery_app import make_app, ping
 from contract_review.jobs.runs import RunStore
 from tests.conftest import EXAMPLES, POSTGRES
@@ -173,7 +174,7 @@ def test_a_worker_killed_mid_contract_still_completes_it_once(
     out = tmp_path / "portfolio"
     options = BatchOptions(paths=[str(room)], out=out, party="Buyer", queue=True)
     scope = batch_scope(options)
-    done: list[ContractRow] = []
+    done: list[PortfolioRow] = []
     runner = threading.Thread(target=lambda: done.extend(run_batch(options, settings=queue)))
     runner.start()
     with RunStore(POSTGRES) as store:
@@ -267,7 +268,7 @@ def test_a_lost_worker_is_replaced_after_the_visibility_timeout(tmp_path: Path) 
     _large_contract(room / "long.txt")
     options = BatchOptions(paths=[str(room)], out=tmp_path / "out", party="Buyer", queue=True)
     scope = batch_scope(options)
-    done: list[ContractRow] = []
+    done: list[PortfolioRow] = []
     runner = threading.Thread(target=lambda: done.extend(run_batch(options, settings=settings)))
     with RunStore(POSTGRES) as store:
         with _worker(env) as first:

@@ -21,19 +21,17 @@ import re
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from contract_review.config import Settings, get_settings
 from contract_review.errors import InputError, one_line
+from contract_review.exports.portfolio import PortfolioRow
 from contract_review.jobs.contract import review_one
 from contract_review.tasks import file_digest
 
-if TYPE_CHECKING:
-    from contract_review.exports.portfolio import PortfolioRow
-
-__all__ = ["BatchOptions", "ContractRow", "batch_scope", "collect_files", "run_batch"]
+__all__ = ["BatchOptions", "batch_scope", "collect_files", "run_batch"]
 
 CONTRACT_SUFFIXES = frozenset({".docx", ".pdf", ".txt", ".md"})
 _OUT_OF_SCOPE = {".doc": "legacy .doc files are not read (save as .docx)"}
@@ -57,26 +55,6 @@ class BatchOptions:
     queue: bool = False
     """Send the contracts to Celery workers (`contract-review worker`) instead of local
     processes; needs CELERY_BROKER_URL and POSTGRES_URL."""
-
-
-@dataclass
-class ContractRow:
-    """One contract of the portfolio."""
-
-    file: str
-    sha256: str
-    status: str = "pending"
-    """'done', 'error', 'duplicate' (of `same_as`)."""
-    error: str = ""
-    same_as: str = ""
-    party: str = ""
-    parties: list[str] = field(default_factory=list)
-    inventory: dict[str, str] = field(default_factory=dict)
-    """CUAD category → its value, 'yes' or ''."""
-    counts: dict[str, int] = field(default_factory=dict)
-    top: list[str] = field(default_factory=list)
-    issues: list[dict[str, Any]] = field(default_factory=list)
-    outputs: str = ""
 
 
 def collect_files(paths: Iterable[str]) -> list[Path]:
@@ -131,7 +109,7 @@ def run_batch(
     *,
     settings: Settings | None = None,
     progress: Callable[[int, int, str], None] | None = None,
-) -> list[ContractRow]:
+) -> list[PortfolioRow]:
     """Review every contract of the batch (skipping those a previous run finished) and write
     the portfolio; returns its rows in file order."""
     settings = settings or get_settings()
@@ -146,12 +124,12 @@ def run_batch(
     options.out.mkdir(parents=True, exist_ok=True)
     state_path = options.out / "batch.jsonl"
     previous = _finished(state_path)
-    rows: list[ContractRow] = []
-    first_of: dict[str, ContractRow] = {}
-    todo: list[ContractRow] = []
+    rows: list[PortfolioRow] = []
+    first_of: dict[str, PortfolioRow] = {}
+    todo: list[PortfolioRow] = []
     for path in files:
         digest = file_digest(path)
-        row = ContractRow(file=str(path), sha256=digest)
+        row = PortfolioRow(file=str(path), sha256=digest)
         rows.append(row)
         reason = _OUT_OF_SCOPE.get(path.suffix.lower())
         if reason:
@@ -206,33 +184,13 @@ def run_batch(
             row.counts, row.parties = dict(original.counts), list(original.parties)
     from contract_review.exports.portfolio import write_portfolio
 
-    write_portfolio([_portfolio_row(row) for row in rows], options.out)
+    write_portfolio(rows, options.out)
     return rows
-
-
-def _portfolio_row(row: ContractRow) -> PortfolioRow:
-    """The workbook's row of a contract (the export knows nothing of batches)."""
-    from contract_review.exports.portfolio import PortfolioRow
-
-    return PortfolioRow(
-        file=row.file,
-        sha256=row.sha256,
-        status=row.status,
-        error=row.error,
-        same_as=row.same_as,
-        party=row.party,
-        parties=row.parties,
-        inventory=row.inventory,
-        counts=row.counts,
-        top=row.top,
-        issues=row.issues,
-        outputs=row.outputs,
-    )
 
 
 @dataclass
 class _Job:
-    row: ContractRow
+    row: PortfolioRow
     aliases: list[str]
     out: str
 
@@ -306,7 +264,7 @@ def _run_queued(
                 finish(waiting.pop(key), ready)
 
 
-def _fill(row: ContractRow, data: dict[str, Any]) -> None:
+def _fill(row: PortfolioRow, data: dict[str, Any]) -> None:
     row.status = str(data.get("status", "error"))
     row.error = str(data.get("error", ""))
     row.party = str(data.get("party", ""))
@@ -333,7 +291,7 @@ def _finished(path: Path) -> dict[str, dict[str, Any]]:
     return done
 
 
-def _remember(path: Path, row: ContractRow, inventory_only: bool) -> None:
+def _remember(path: Path, row: PortfolioRow, inventory_only: bool) -> None:
     """Append a finished contract to the batch's state (one line each: appending stays
     cheap however many contracts the batch holds)."""
     line = json.dumps({**row.__dict__, "inventory_only": inventory_only}, ensure_ascii=False)

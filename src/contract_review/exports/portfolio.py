@@ -18,13 +18,14 @@ from typing import Any
 __all__ = ["PortfolioRow", "write_portfolio"]
 
 
-@dataclass(frozen=True)
+@dataclass
 class PortfolioRow:
-    """One contract of the workbook, as plain values (whoever ran the contracts makes these)."""
+    """One contract of a portfolio, as plain values: the batch fills it in as the contract is
+    reviewed, the workbook shows it."""
 
     file: str
     sha256: str
-    status: str
+    status: str = "pending"
     """'done', 'error', 'duplicate' (of `same_as`)."""
     error: str = ""
     same_as: str = ""
