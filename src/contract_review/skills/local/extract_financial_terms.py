@@ -8,14 +8,11 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from contract_review.analysis.financial import (
-    AmountTerm,
-    FinancialFlag,
+    FinancialTerms,
     FlagCode,
-    PercentageTerm,
-    PeriodTerm,
     financial_terms,
 )
 from contract_review.models import ClauseNode, DocumentStructure, RiskLevel, RiskPoint
@@ -45,8 +42,8 @@ class FinancialTermsInput(StructureInput):
     )
 
 
-class FinancialTermsOutput(BaseModel):
-    """Output of extract_financial_terms."""
+class FinancialTermsOutput(FinancialTerms):
+    """Output of extract_financial_terms: the clause's financial terms and where they are."""
 
     clause_id: str = Field(description="Clause analysed.")
     source: Literal["clause", "text"] = Field(
@@ -57,13 +54,6 @@ class FinancialTermsOutput(BaseModel):
         description="Document offset of the clause text (add it to a term's start/end to get "
         "document offsets); None when source is 'text'.",
     )
-    amounts: list[AmountTerm] = Field(description="Sums of money, in text order.")
-    percentages: list[PercentageTerm] = Field(description="Percentages, in text order.")
-    periods: list[PeriodTerm] = Field(description="Periods of time, in text order.")
-    by_category: dict[str, list[str]] = Field(
-        description="Terms per category, as references like 'amounts[0]', 'percentages[1]'."
-    )
-    flags: list[FinancialFlag] = Field(description="Factual flags (mismatches, no cap...).")
 
 
 DESCRIPTION = (
@@ -109,14 +99,7 @@ def handle(inp: FinancialTermsInput) -> FinancialTermsOutput:
         text, structure=structure, clause=clause, roles=roles, language=language
     )
     return FinancialTermsOutput(
-        clause_id=inp.clause_id,
-        source=source,
-        clause_start_offset=offset,
-        amounts=terms.amounts,
-        percentages=terms.percentages,
-        periods=terms.periods,
-        by_category=terms.by_category,
-        flags=terms.flags,
+        clause_id=inp.clause_id, source=source, clause_start_offset=offset, **dict(terms)
     )
 
 
