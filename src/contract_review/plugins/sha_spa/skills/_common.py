@@ -17,6 +17,7 @@ from contract_review.models import ClauseNode, DocumentStructure, RiskPoint
 from contract_review.parties import PartyRoles, party_mentions, role_actions
 from contract_review.skills.context import ReviewContext, SkillState, StructureInput, require_clause
 from contract_review.skills.risks import RiskFactory, RiskRule, Say
+from contract_review.skills.schema import SkillBackend, SkillRegistration
 from contract_review.skills.state import review_context
 
 Scope = Literal["clause", "document"]
@@ -297,3 +298,28 @@ def gap_rule(skill_id: str) -> RiskRule:
         ]
 
     return risk_rule
+
+
+def scoped_registration(
+    skill_id: str,
+    name: str,
+    description: str,
+    schemas: tuple[type[ScopedInput], type[ScopedOutput]],
+    handle: Callable[..., Any],
+    prepare_input: Callable[..., Any],
+    category: str,
+) -> SkillRegistration:
+    """The registration of a sha_spa skill: local, its gaps its risks."""
+    return SkillRegistration(
+        skill_id=skill_id,
+        name=name,
+        description=description,
+        input_schema=schemas[0],
+        output_schema=schemas[1],
+        backend=SkillBackend.LOCAL,
+        local_handler=handle,
+        prepare_input_fn=prepare_input,
+        domain="sha_spa",
+        category=category,
+        risk_rule=gap_rule(skill_id),
+    )

@@ -18,7 +18,6 @@ from pydantic import BaseModel, Field
 from contract_review.models import ClauseNode, DocumentStructure
 from contract_review.parties import PartyRoles
 from contract_review.skills.risks import Say
-from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 from ._common import (
     Gap,
@@ -30,12 +29,12 @@ from ._common import (
     Sentence,
     SideOrNone,
     financial,
-    gap_rule,
     our_roles,
     own_text,
     say_for,
     scoped_output,
     scoped_preparer,
+    scoped_registration,
     sides_in,
     units,
 )
@@ -429,16 +428,12 @@ def _gaps(
 prepare_input = scoped_preparer(ConditionsInput)
 """Input for a clause of the primary document."""
 
-REGISTRATION = SkillRegistration(
-    skill_id=SKILL_ID,
-    name="SPA conditions precedent",
-    description=DESCRIPTION,
-    input_schema=ConditionsInput,
-    output_schema=ConditionsOutput,
-    backend=SkillBackend.LOCAL,
-    local_handler=handle,
-    prepare_input_fn=prepare_input,
-    domain="sha_spa",
-    category="extraction",
-    risk_rule=gap_rule(SKILL_ID),
+REGISTRATION = scoped_registration(
+    SKILL_ID,
+    "SPA conditions precedent",
+    DESCRIPTION,
+    (ConditionsInput, ConditionsOutput),
+    handle,
+    prepare_input,
+    "extraction",
 )

@@ -18,7 +18,6 @@ from pydantic import BaseModel, Field
 from contract_review.models import ClauseNode
 from contract_review.parties import PartyRoles
 from contract_review.skills.risks import Say
-from contract_review.skills.schema import SkillBackend, SkillRegistration
 from contract_review.text.numerals import chinese_to_int, english_words_to_int
 
 from ._common import (
@@ -31,13 +30,13 @@ from ._common import (
     Sentence,
     SideOrNone,
     financial,
-    gap_rule,
     months_of,
     our_roles,
     own_text,
     say_for,
     scoped_output,
     scoped_preparer,
+    scoped_registration,
     sides_in,
     units,
 )
@@ -570,16 +569,12 @@ def _protections_missing(
 prepare_input = scoped_preparer(GovernanceInput)
 """Input for a clause of the primary document."""
 
-REGISTRATION = SkillRegistration(
-    skill_id=SKILL_ID,
-    name="SHA governance check",
-    description=DESCRIPTION,
-    input_schema=GovernanceInput,
-    output_schema=GovernanceOutput,
-    backend=SkillBackend.LOCAL,
-    local_handler=handle,
-    prepare_input_fn=prepare_input,
-    domain="sha_spa",
-    category="analysis",
-    risk_rule=gap_rule(SKILL_ID),
+REGISTRATION = scoped_registration(
+    SKILL_ID,
+    "SHA governance check",
+    DESCRIPTION,
+    (GovernanceInput, GovernanceOutput),
+    handle,
+    prepare_input,
+    "analysis",
 )

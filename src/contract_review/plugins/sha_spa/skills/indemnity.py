@@ -16,7 +16,6 @@ from pydantic import BaseModel, Field
 
 from contract_review.models import DocumentStructure
 from contract_review.skills.risks import Say
-from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 from ._common import (
     Gap,
@@ -26,12 +25,12 @@ from ._common import (
     ScopedInput,
     ScopedOutput,
     financial,
-    gap_rule,
     months_of,
     our_roles,
     say_for,
     scoped_output,
     scoped_preparer,
+    scoped_registration,
     topic_in,
     units,
 )
@@ -540,16 +539,12 @@ def _seller_gaps(
 prepare_input = scoped_preparer(IndemnityInput)
 """Input for a clause of the primary document."""
 
-REGISTRATION = SkillRegistration(
-    skill_id=SKILL_ID,
-    name="SPA indemnities and limitations",
-    description=DESCRIPTION,
-    input_schema=IndemnityInput,
-    output_schema=IndemnityOutput,
-    backend=SkillBackend.LOCAL,
-    local_handler=handle,
-    prepare_input_fn=prepare_input,
-    domain="sha_spa",
-    category="analysis",
-    risk_rule=gap_rule(SKILL_ID),
+REGISTRATION = scoped_registration(
+    SKILL_ID,
+    "SPA indemnities and limitations",
+    DESCRIPTION,
+    (IndemnityInput, IndemnityOutput),
+    handle,
+    prepare_input,
+    "analysis",
 )

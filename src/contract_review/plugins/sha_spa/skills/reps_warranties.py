@@ -17,7 +17,6 @@ from pydantic import BaseModel, Field
 
 from contract_review.models import ClauseNode, DocumentStructure
 from contract_review.skills.risks import Say
-from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 from ._common import (
     Gap,
@@ -26,12 +25,12 @@ from ._common import (
     Scope,
     ScopedInput,
     ScopedOutput,
-    gap_rule,
     our_roles,
     own_text,
     say_for,
     scoped_output,
     scoped_preparer,
+    scoped_registration,
     topic_in,
     units,
 )
@@ -381,16 +380,12 @@ def _seller_gaps(
 prepare_input = scoped_preparer(WarrantiesInput)
 """Input for a clause of the primary document."""
 
-REGISTRATION = SkillRegistration(
-    skill_id=SKILL_ID,
-    name="SPA warranties",
-    description=DESCRIPTION,
-    input_schema=WarrantiesInput,
-    output_schema=WarrantiesOutput,
-    backend=SkillBackend.LOCAL,
-    local_handler=handle,
-    prepare_input_fn=prepare_input,
-    domain="sha_spa",
-    category="extraction",
-    risk_rule=gap_rule(SKILL_ID),
+REGISTRATION = scoped_registration(
+    SKILL_ID,
+    "SPA warranties",
+    DESCRIPTION,
+    (WarrantiesInput, WarrantiesOutput),
+    handle,
+    prepare_input,
+    "extraction",
 )
