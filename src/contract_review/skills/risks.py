@@ -27,6 +27,7 @@ from contract_review.models import (
     RiskPoint,
     TextLocation,
 )
+from contract_review.text.language import Say, is_chinese
 
 if TYPE_CHECKING:
     from .schema import SkillRegistration
@@ -98,27 +99,6 @@ def location_in(clause: ClauseNode, text: str, rel: int) -> TextLocation:
         start_offset=start,
         end_offset=start + len(text),
     )
-
-
-def is_chinese(language: str) -> bool:
-    """Whether a review language ('en', 'zh-CN', 'zh') is Chinese."""
-    return language.lower().startswith("zh")
-
-
-class Say:
-    """Texts in one review language: `say(en, zh)` is the wording for it.
-
-    Both wordings are written out where the text is made, so a rule reads as what it says in
-    either language; numbers, quotes and party names go into both alike."""
-
-    __slots__ = ("language", "zh")
-
-    def __init__(self, language: str = "en") -> None:
-        self.language = language
-        self.zh = is_chinese(language)
-
-    def __call__(self, en: str, zh: str) -> str:
-        return zh if self.zh else en
 
 
 class RiskFactory:
