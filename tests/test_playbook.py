@@ -17,9 +17,9 @@ from contract_review.playbook import (
     dump_playbook,
     load_playbook,
 )
+from contract_review.playbook.criteria import read_criteria_file
 from contract_review.plugins import load_builtin_plugins
 from contract_review.plugins.registry import get_plugin
-from contract_review.skills.local.load_review_criteria import read_criteria_file
 from tests.conftest import EXAMPLES
 
 runner = CliRunner()

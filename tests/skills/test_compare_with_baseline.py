@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from contract_review.analysis.baseline import diff_texts, numbers_in
 from contract_review.errors import SkillError
 from contract_review.models import DocumentRole, DocumentStructure, TaskDocument
 from contract_review.plugins.registry import (
@@ -22,9 +23,7 @@ from contract_review.skills.local.compare_with_baseline import (
     CompareWithBaselineInput,
     CompareWithBaselineOutput,
     compare_cached,
-    diff_texts,
     handle,
-    numbers_in,
 )
 from contract_review.structure_parser import StructureParser
 from tests.conftest import registered_plugin

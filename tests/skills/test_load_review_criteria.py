@@ -13,15 +13,14 @@ import pytest
 
 from contract_review.errors import SkillError
 from contract_review.models import RiskLevel
+from contract_review.playbook.criteria import Criterion, read_criteria_file
 from contract_review.skills.dispatcher import SkillDispatcher
 from contract_review.skills.local.load_review_criteria import (
     REGISTRATION,
-    Criterion,
     LoadReviewCriteriaInput,
     LoadReviewCriteriaOutput,
     handle,
     prepare_input,
-    read_criteria_file,
 )
 from contract_review.structure_parser import StructureParser
 from tests.conftest import EXAMPLES

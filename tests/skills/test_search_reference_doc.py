@@ -8,10 +8,10 @@ from typing import Any
 import numpy as np
 import pytest
 
+from contract_review.analysis import reference as srd
 from contract_review.errors import SkillError
 from contract_review.models import DocumentRole, DocumentStructure, TaskDocument
 from contract_review.skills.dispatcher import SkillDispatcher
-from contract_review.skills.local import search_reference_doc as srd
 from contract_review.skills.local.search_reference_doc import (
     REGISTRATION,
     SearchReferenceDocInput,

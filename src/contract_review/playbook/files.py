@@ -89,7 +89,9 @@ def _wording(text: str) -> Wording | None:
 def _flat(path: Path) -> Playbook:
     """The flat form (topic, clause, criterion, preferred, fallback, risk level, keywords) as
     positions: the preferred position is the standard, the criterion the rationale."""
-    from contract_review.skills.local.load_review_criteria import read_criteria_file
+    # Not at the top: reading criteria tables loads openpyxl (half a second), and the criteria
+    # reader reads full-format playbooks with this module.
+    from contract_review.playbook.criteria import read_criteria_file
 
     try:
         rows = read_criteria_file(path)

@@ -19,10 +19,9 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
-from contract_review.errors import SkillError
+from contract_review.analysis.clauses import require_clause
 from contract_review.models import (
     BaselinePosition,
-    ClauseNode,
     DocumentRole,
     DocumentStructure,
     TaskDocument,
@@ -252,16 +251,3 @@ class ClauseSkillInput(StructureInput):
     review_context: ReviewContext | None = Field(
         None, description="Internal: our party, the documents and the domain's positions."
     )
-
-
-def require_clause(structure: DocumentStructure | None, clause_id: str) -> ClauseNode:
-    """The clause, or a `SkillError` naming nearby ids so an LLM can correct itself."""
-    if structure is None:
-        raise SkillError("no document structure is available")
-    clause = structure.get_clause(clause_id)
-    if clause is not None:
-        return clause
-    ids = [c.clause_id for c in structure.iter_clauses()]
-    head = clause_id.split(".")[0].split("(")[0]
-    near = [i for i in ids if i.split(".")[0].split("(")[0] == head][:8] or ids[:8]
-    raise SkillError(f"clause '{clause_id}' not found; existing ids include: {', '.join(near)}")

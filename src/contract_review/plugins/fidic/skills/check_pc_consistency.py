@@ -23,6 +23,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from contract_review.analysis.baseline import numbers_in, sentences
 from contract_review.errors import SkillError
 from contract_review.models import DocumentRole, DocumentStructure, RiskPoint
 from contract_review.parties import PartyRoles, party_actions
@@ -34,7 +35,6 @@ from contract_review.plugins.fidic.skills.merge_gc_pc import (
     merge_documents,
 )
 from contract_review.skills.context import ReviewContext, SkillState
-from contract_review.skills.local.compare_with_baseline import numbers_in, sentences
 from contract_review.skills.risks import RiskFactory, Say
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 from contract_review.text import CJK_IDEOGRAPHS

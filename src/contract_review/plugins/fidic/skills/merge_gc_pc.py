@@ -27,10 +27,10 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from contract_review.analysis.baseline import sentences
 from contract_review.errors import SkillError
 from contract_review.models import ClauseNode, DocumentRole, DocumentStructure
 from contract_review.skills.context import ReviewContext, SkillState
-from contract_review.skills.local.compare_with_baseline import sentences
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 __all__ = [

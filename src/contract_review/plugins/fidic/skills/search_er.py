@@ -1,7 +1,7 @@
 """fidic_search_er: what the Employer's Requirements say about a clause's subject.
 
 Retrieval over the review's reference documents (role REFERENCE: Employer's Requirements,
-specifications, 发包人要求) with the index, tokenisation and ranking of `search_reference_doc`.
+specifications, 发包人要求) with the index, tokenisation and ranking of `analysis.reference`.
 The default query is the clause's subject — its heading (or its article's heading) and the start
 of its text — expanded with what an Employer's Requirements document calls the same thing in a
 FIDIC project: design → design criteria / specifications, performance → performance guarantees /
@@ -14,14 +14,14 @@ import re
 
 from pydantic import Field
 
+from contract_review.analysis.reference import (
+    ReferenceSearch,
+    search_references,
+    searchable_documents,
+)
 from contract_review.errors import SkillError
 from contract_review.models import ClauseNode, DocumentRole, DocumentStructure, TaskDocument
 from contract_review.skills.context import ReviewContext, SkillState, StructureInput, require_clause
-from contract_review.skills.local.search_reference_doc import (
-    SearchReferenceDocInput,
-    SearchReferenceDocOutput,
-)
-from contract_review.skills.local.search_reference_doc import handle as search_reference
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 
 __all__ = [
@@ -142,7 +142,7 @@ class SearchErInput(StructureInput):
     )
 
 
-class SearchErOutput(SearchReferenceDocOutput):
+class SearchErOutput(ReferenceSearch):
     """Output of fidic_search_er: the passages found, with the FIDIC topics searched."""
 
     topics: list[str] = Field(
@@ -199,16 +199,8 @@ def handle(inp: SearchErInput) -> SearchErOutput:
         subject = f"{_heading(inp.document_structure, clause)}\n{body}".strip()
     topics, terms = topic_expansion(subject)
     query = "\n".join([subject, *terms])
-    found = search_reference(
-        SearchReferenceDocInput(
-            query=query,
-            top_k=inp.top_k,
-            document_id=inp.document_id,
-            clause_id=inp.clause_id,
-            document_structure=inp.document_structure,
-            reference_documents=inp.reference_documents,
-        )
-    )
+    docs = searchable_documents(inp.reference_documents, inp.document_id)
+    found = search_references(docs, query, top_k=inp.top_k)
     return SearchErOutput(**found.model_dump(), topics=topics, topic_terms=terms)
 
 
