@@ -22,7 +22,7 @@ from contract_review.playbook import (
     load_playbook,
     parse_playbook,
 )
-from contract_review.playbook.files import read_yaml
+from contract_review.playbook.parse import read_yaml
 from contract_review.plugins.fidic import CHECKLIST, build_fidic_checklist
 from contract_review.plugins.fidic.baselines import PLAYBOOK as FIDIC_PLAYBOOK
 from contract_review.plugins.generic import PLAYBOOK as GENERIC_PLAYBOOK

@@ -16,8 +16,8 @@ from contract_review.plugins.fidic.skills.merge_gc_pc import (
     handle,
     merge_documents,
 )
-from contract_review.skills.context import ReviewContext
 from contract_review.skills.dispatcher import SkillDispatcher
+from contract_review.skills.state import review_context
 from contract_review.structure_parser import StructureParser
 from tests.conftest import example_structure
 
@@ -243,7 +243,7 @@ def test_missing_documents(state: dict[str, Any], error: str) -> None:
 
 def test_unknown_sub_clause() -> None:
     inp = MergeGcPcInput(
-        clause_id="20.9", baseline_structure=GC, review_context=ReviewContext.from_state(_state())
+        clause_id="20.9", baseline_structure=GC, review_context=review_context(_state())
     )
     with pytest.raises(SkillError, match=r"sub-clause '20.9' .* 20.1, 20.2"):
         handle(inp)

@@ -11,7 +11,7 @@ import pytest
 
 from contract_review.analysis import financial, titles
 from contract_review.analysis.titles import has_title, risk_title, topic_title
-from contract_review.playbook.files import read_yaml
+from contract_review.playbook.parse import read_yaml
 from contract_review.plugins.fidic.skills import check_pc_consistency as pc_consistency
 from contract_review.plugins.fidic.skills.merge_gc_pc import ProblemKind
 from contract_review.plugins.sha_spa.skills import reps_warranties

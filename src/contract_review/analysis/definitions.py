@@ -26,7 +26,7 @@ from pydantic import BaseModel, Field
 from contract_review.analysis.cache import per_structure
 from contract_review.models import ClauseNode, DocumentStructure
 from contract_review.parties import contract_parties
-from contract_review.playbook.files import read_yaml
+from contract_review.playbook.parse import read_yaml
 from contract_review.text import HAN, repeated_lines
 
 __all__ = [

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from contract_review.playbook.files import read_yaml
+from contract_review.playbook.parse import read_yaml
 
 __all__ = ["has_title", "risk_title", "topic_title"]
 

@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from .files import PlaybookError, dump_playbook, load_playbook, packaged_playbook, parse_playbook
+from .files import dump_playbook, load_playbook, packaged_playbook
+from .parse import PlaybookError, parse_playbook
 from .schema import (
     BREADTH,
     Check,

@@ -24,13 +24,12 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-import openpyxl
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
 from contract_review.errors import SkillError
 from contract_review.models import RiskLevel
-from contract_review.playbook.files import PlaybookError, parse_playbook
+from contract_review.playbook.parse import PlaybookError, parse_playbook
 from contract_review.text.numerals import chinese_to_int, roman_to_int
 
 __all__ = ["SUPPORTED_EXTENSIONS", "Criterion", "load_criteria", "read_criteria_file"]
@@ -337,6 +336,8 @@ def _read_csv(data: bytes, name: str, tab: bool) -> list[Criterion]:
 
 def _read_xlsx(path: Path, name: str) -> list[Criterion]:
     try:
+        import openpyxl  # slow to import (~0.5 s): only for spreadsheets
+
         book = openpyxl.load_workbook(path, read_only=True, data_only=True)
     except Exception as exc:  # BadZipFile, openpyxl's InvalidFileException, KeyError, XML errors
         raise SkillError(

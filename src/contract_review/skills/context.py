@@ -28,6 +28,7 @@ from contract_review.models import (
 )
 from contract_review.parties import OurSide, Party, PartyRoles, party_roles
 from contract_review.playbook import Playbook, Position, load_playbook, merge_positions
+from contract_review.playbook.criteria import Criterion, load_criteria
 
 __all__ = [
     "BaselineSource",
@@ -89,17 +90,15 @@ class ReviewContext(BaseModel):
         "remembered ones) merged over them, those of this subtype.",
     )
     criteria_path: str | None = Field(None, description="The user's playbook file, if any.")
+    criteria: tuple[Criterion, ...] = Field(
+        (),
+        description="The user's playbook as review criteria (what to check, preferred and "
+        "fallback positions, risk level), read once.",
+    )
 
     # Not data: the domain's positions by clause, attached by `prepare_context` (never
     # serialised).
     _baselines: BaselineSource | None = PrivateAttr(default=None)
-
-    @classmethod
-    def from_state(cls, state: SkillState | None) -> ReviewContext:
-        """The typed facts of what a skill was given (see `skills.state.review_context`)."""
-        from .state import review_context
-
-        return review_context(state)
 
     @property
     def our_party(self) -> str:
@@ -189,6 +188,7 @@ def prepare_context(
     given = {"language": language} if language is not None else {}
     context = ReviewContext(
         task_id=task_id,
+        criteria=load_criteria(criteria)[1] if criteria else (),
         side=side,
         roles=roles,
         domain_id=domain_id,

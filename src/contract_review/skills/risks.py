@@ -18,7 +18,9 @@ import hashlib
 import re
 from collections.abc import Callable, Mapping, Sequence
 from difflib import SequenceMatcher
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
+
+from pydantic import BaseModel
 
 from contract_review.models import (
     ClauseNode,
@@ -29,14 +31,12 @@ from contract_review.models import (
 )
 from contract_review.text.language import Say, is_chinese
 
-if TYPE_CHECKING:
-    from .schema import SkillRegistration
-
 __all__ = [
     "SEVERITY_ORDER",
     "FavourableRule",
     "RiskFactory",
     "RiskRule",
+    "RuledSkill",
     "Say",
     "anchor_quote",
     "favourable_from_skill_outputs",
@@ -161,9 +161,29 @@ FavourableRule = Callable[[RiskFactory, Any], list[FavourableTerm]]
 """(factory for the clause, the skill's typed output) → the terms in our favour it shows."""
 
 
+class RuledSkill(Protocol):
+    """What the collectors read of a skill's registration (`SkillRegistration`): its output
+    model and its rules."""
+
+    @property
+    def output_schema(self) -> type[BaseModel] | None:
+        """The skill's output model."""
+        ...
+
+    @property
+    def risk_rule(self) -> RiskRule | None:
+        """Its output → risks."""
+        ...
+
+    @property
+    def favourable_rule(self) -> FavourableRule | None:
+        """Its output → terms in our favour."""
+        ...
+
+
 def favourable_from_skill_outputs(
     clause: ClauseNode,
-    results: Sequence[tuple[SkillRegistration, Mapping[str, Any]]],
+    results: Sequence[tuple[RuledSkill, Mapping[str, Any]]],
     language: str = "en",
 ) -> list[FavourableTerm]:
     """The terms in our favour the skills' rules find on one clause, one per (position, quote),
@@ -184,7 +204,7 @@ def favourable_from_skill_outputs(
 
 def risks_from_skill_outputs(
     clause: ClauseNode,
-    results: Sequence[tuple[SkillRegistration, Mapping[str, Any]]],
+    results: Sequence[tuple[RuledSkill, Mapping[str, Any]]],
     language: str = "en",
 ) -> list[RiskPoint]:
     """All risks the skills' rules find in their successful outputs (`SkillResult.data`,

@@ -26,7 +26,7 @@ from typing import Any
 
 from contract_review.models import ClauseKind, ClauseNode, DocumentStructure, Priority
 from contract_review.models import ReviewChecklistItem as Item
-from contract_review.playbook.files import read_yaml
+from contract_review.playbook.parse import read_yaml
 from contract_review.text import HAN
 
 from .baselines import ALL_BOOKS, NUMBERING_1999

@@ -18,7 +18,7 @@ from contract_review.models import (
     TaskDocument,
 )
 from contract_review.playbook import Playbook, packaged_playbook
-from contract_review.playbook.files import read_yaml
+from contract_review.playbook.parse import read_yaml
 from contract_review.plugins.generic.inventory import build_inventory, category_title
 from contract_review.plugins.registry import DomainPlugin, register_plugin
 from contract_review.plugins.rules import one_risk_per_quote, uncapped_liability_raises_indemnities

@@ -25,7 +25,7 @@ from contract_review.models import (
     InventoryEntry,
 )
 from contract_review.parties import find_parties, is_pronoun
-from contract_review.playbook.files import read_yaml
+from contract_review.playbook.parse import read_yaml
 from contract_review.text import repeated_lines
 from contract_review.text.numerals import (
     ENGLISH_NUMBER_WORDS,

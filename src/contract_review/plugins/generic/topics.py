@@ -43,7 +43,7 @@ from contract_review.models import (
     Priority,
     ReviewChecklistItem,
 )
-from contract_review.playbook.files import read_yaml
+from contract_review.playbook.parse import read_yaml
 from contract_review.text import has_cjk
 from contract_review.text.literals import GatedPattern, fold
 

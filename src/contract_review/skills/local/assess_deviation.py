@@ -15,8 +15,6 @@ from pydantic import BaseModel, Field
 from contract_review.analysis.baseline import compare_cached
 from contract_review.analysis.deviation import RatedDeviation, Rule, max_severity, rate_deviations
 from contract_review.models import DocumentStructure, RiskLevel, RiskPoint
-from contract_review.parties import party_roles
-from contract_review.playbook.criteria import read_criteria_file
 from contract_review.skills.context import ReviewContext, SkillState, StructureInput
 from contract_review.skills.local.compare_with_baseline import baseline_sources
 from contract_review.skills.local.compare_with_baseline import (
@@ -97,9 +95,9 @@ def prepare_input(
 ) -> AssessDeviationInput:
     """Input for `clause_id`: the comparison's inputs and the review playbook's criteria."""
     base = prepare_comparison(clause_id, primary_structure, state)
-    path = base.review_context.criteria_path if base.review_context else None
+    ctx = base.review_context
     criteria = (
-        [c.model_dump(mode="json") for c in read_criteria_file(path)] if path is not None else None
+        [c.model_dump(mode="json") for c in ctx.criteria] if ctx and ctx.criteria_path else None
     )
     return AssessDeviationInput(
         clause_id=clause_id,
@@ -115,7 +113,7 @@ def handle(inp: AssessDeviationInput) -> AssessDeviationOutput:
     ctx = inp.review_context or ReviewContext()
     sources = baseline_sources(inp.baseline_text, inp.baseline_structure, ctx)
     cmp = compare_cached(inp.document_structure, inp.clause_id, sources)
-    roles = party_roles(inp.document_structure, ctx.our_party)
+    roles = ctx.roles_in(inp.document_structure)
     devs = rate_deviations(cmp, roles, ctx.language, inp.criteria_data)
     notes = list(cmp.output.notes)
     if not roles.resolved:

@@ -22,6 +22,7 @@ from contract_review.skills.context import (
 )
 from contract_review.skills.risks import RiskFactory, Say
 from contract_review.skills.schema import SkillBackend, SkillRegistration
+from contract_review.skills.state import review_context
 
 __all__ = [
     "REGISTRATION",
@@ -66,7 +67,7 @@ def prepare_input(
     return CheckPositionsInput(
         clause_id=clause_id,
         document_structure=primary_structure,
-        review_context=ReviewContext.from_state(state),
+        review_context=review_context(state),
     )
 
 

@@ -19,6 +19,7 @@ from contract_review.analysis.baseline import compare_cached as compare_sources
 from contract_review.models import DocumentRole, DocumentStructure
 from contract_review.skills.context import ReviewContext, SkillState, StructureInput
 from contract_review.skills.schema import SkillBackend, SkillRegistration
+from contract_review.skills.state import review_context
 
 SKILL_ID = "compare_with_baseline"
 
@@ -60,7 +61,7 @@ def prepare_input(
     clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
 ) -> CompareWithBaselineInput:
     """Input for `clause_id`: the contract, the baseline document and the review context."""
-    ctx = ReviewContext.from_state(state)
+    ctx = review_context(state)
     return CompareWithBaselineInput(
         clause_id=clause_id,
         document_structure=primary_structure or ctx.structure_of(DocumentRole.PRIMARY),

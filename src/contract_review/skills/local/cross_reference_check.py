@@ -9,9 +9,10 @@ from pydantic import BaseModel, Field
 
 from contract_review.analysis.references import CheckedReference, check_references
 from contract_review.models import DocumentRole, DocumentStructure, RiskLevel, RiskPoint
-from contract_review.skills.context import ReviewContext, SkillState, StructureInput, require_clause
+from contract_review.skills.context import SkillState, StructureInput, require_clause
 from contract_review.skills.risks import RiskFactory
 from contract_review.skills.schema import SkillBackend, SkillRegistration
+from contract_review.skills.state import review_context
 
 SKILL_ID = "cross_reference_check"
 
@@ -49,7 +50,7 @@ def prepare_input(
     clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
 ) -> CrossReferenceCheckInput:
     """Input for `clause_id`, with the baseline structure when the review has one."""
-    ctx = ReviewContext.from_state(state)
+    ctx = review_context(state)
     return CrossReferenceCheckInput(
         clause_id=clause_id,
         document_structure=primary_structure,

@@ -19,6 +19,7 @@ from contract_review.models import ClauseNode, DocumentStructure, RiskLevel, Ris
 from contract_review.skills.context import ReviewContext, SkillState, StructureInput, require_clause
 from contract_review.skills.risks import RiskFactory
 from contract_review.skills.schema import SkillBackend, SkillRegistration
+from contract_review.skills.state import review_context
 
 SKILL_ID = "extract_financial_terms"
 
@@ -78,7 +79,7 @@ def prepare_input(
     return FinancialTermsInput(
         clause_id=clause_id,
         document_structure=primary_structure,
-        review_context=ReviewContext.from_state(state),
+        review_context=review_context(state),
     )
 
 

@@ -9,6 +9,8 @@ title, or by keywords in its text.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from pydantic import BaseModel, Field
 
 from contract_review.analysis.criteria import CriterionMatch, match_criteria
@@ -17,6 +19,7 @@ from contract_review.models import DocumentStructure
 from contract_review.playbook.criteria import load_criteria
 from contract_review.skills.context import ReviewContext, SkillState, StructureInput, require_clause
 from contract_review.skills.schema import SkillBackend, SkillRegistration
+from contract_review.skills.state import review_context
 
 __all__ = [
     "REGISTRATION",
@@ -38,6 +41,9 @@ class LoadReviewCriteriaInput(StructureInput):
     max_results: int = Field(10, ge=1, le=100, description="Most criteria returned.")
     criteria_file_path: str | None = Field(
         None, description="Playbook file chosen by the user (filled in by the system)."
+    )
+    review_context: ReviewContext | None = Field(
+        None, description="Internal: the playbook's criteria, read once for the review."
     )
 
 
@@ -68,11 +74,12 @@ def prepare_input(
     clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
 ) -> LoadReviewCriteriaInput:
     """Input for `clause_id`, with the playbook the user chose for the review."""
-    context = ReviewContext.from_state(state)
+    context = review_context(state)
     return LoadReviewCriteriaInput(
         clause_id=clause_id,
         criteria_file_path=context.criteria_path,
         document_structure=primary_structure,
+        review_context=context,
     )
 
 
@@ -83,11 +90,16 @@ def handle(inp: LoadReviewCriteriaInput) -> LoadReviewCriteriaOutput:
     structure = inp.document_structure
     clause = require_clause(structure, inp.clause_id)
     assert structure is not None  # require_clause checked it
-    path, criteria = load_criteria(inp.criteria_file_path)
+    ctx = inp.review_context
+    if ctx is not None and ctx.criteria_path == inp.criteria_file_path:
+        name, criteria = Path(inp.criteria_file_path).name, ctx.criteria  # the run's, read once
+    else:
+        path, criteria = load_criteria(inp.criteria_file_path)  # a caller naming a file
+        name = path.name
     return LoadReviewCriteriaOutput(
         clause_id=clause.clause_id,
         clause_title=clause.title,
-        criteria_file=path.name,
+        criteria_file=name,
         total_criteria=len(criteria),
         matches=match_criteria(criteria, structure, clause, inp.max_results),
     )

@@ -16,8 +16,9 @@ from contract_review.analysis.reference import (
 )
 from contract_review.errors import SkillError
 from contract_review.models import DocumentRole, DocumentStructure, TaskDocument
-from contract_review.skills.context import ReviewContext, SkillState, StructureInput, require_clause
+from contract_review.skills.context import SkillState, StructureInput, require_clause
 from contract_review.skills.schema import SkillBackend, SkillRegistration
+from contract_review.skills.state import review_context
 
 __all__ = [
     "REGISTRATION",
@@ -73,7 +74,7 @@ def prepare_input(
     clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
 ) -> SearchReferenceDocInput:
     """Input searching the reference documents of the review with `clause_id`'s text."""
-    context = ReviewContext.from_state(state)
+    context = review_context(state)
     return SearchReferenceDocInput(
         clause_id=clause_id,
         document_structure=primary_structure,

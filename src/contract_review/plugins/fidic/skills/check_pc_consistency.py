@@ -37,6 +37,7 @@ from contract_review.plugins.fidic.skills.merge_gc_pc import (
 from contract_review.skills.context import ReviewContext, SkillState
 from contract_review.skills.risks import RiskFactory, Say
 from contract_review.skills.schema import SkillBackend, SkillRegistration
+from contract_review.skills.state import review_context
 from contract_review.text import CJK_IDEOGRAPHS
 
 SKILL_ID = "fidic_check_pc_consistency"
@@ -127,7 +128,7 @@ def prepare_input(
     clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
 ) -> CheckPcConsistencyInput:
     """Input for `clause_id`: GC (BASELINE), PC (SUPPLEMENT) and our party via the context."""
-    ctx = ReviewContext.from_state(state)
+    ctx = review_context(state)
     return CheckPcConsistencyInput(
         clause_id=clause_id,
         document_structure=primary_structure or ctx.structure_of(DocumentRole.PRIMARY),

@@ -32,6 +32,7 @@ from contract_review.errors import SkillError
 from contract_review.models import ClauseNode, DocumentRole, DocumentStructure
 from contract_review.skills.context import ReviewContext, SkillState
 from contract_review.skills.schema import SkillBackend, SkillRegistration
+from contract_review.skills.state import review_context
 
 __all__ = [
     "MergeGcPcInput",
@@ -157,7 +158,7 @@ def prepare_input(
     clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
 ) -> MergeGcPcInput:
     """Input for `clause_id`: GC (BASELINE), PC (SUPPLEMENT) via the review context."""
-    ctx = ReviewContext.from_state(state)
+    ctx = review_context(state)
     return MergeGcPcInput(
         clause_id=clause_id,
         document_structure=primary_structure or ctx.structure_of(DocumentRole.PRIMARY),

@@ -21,8 +21,9 @@ from contract_review.analysis.reference import (
 )
 from contract_review.errors import SkillError
 from contract_review.models import ClauseNode, DocumentRole, DocumentStructure, TaskDocument
-from contract_review.skills.context import ReviewContext, SkillState, StructureInput, require_clause
+from contract_review.skills.context import SkillState, StructureInput, require_clause
 from contract_review.skills.schema import SkillBackend, SkillRegistration
+from contract_review.skills.state import review_context
 
 __all__ = [
     "FIDIC_TOPICS",
@@ -170,7 +171,7 @@ def prepare_input(
     clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
 ) -> SearchErInput:
     """Input searching the review's reference documents for `clause_id`'s subject."""
-    context = ReviewContext.from_state(state)
+    context = review_context(state)
     return SearchErInput(
         clause_id=clause_id,
         document_structure=primary_structure,

@@ -46,6 +46,7 @@ from contract_review.plugins.fidic.skills.merge_gc_pc import _SUBST as _SUBSTITU
 from contract_review.skills.context import ReviewContext, SkillState, StructureInput, require_clause
 from contract_review.skills.risks import RiskFactory
 from contract_review.skills.schema import SkillBackend, SkillRegistration
+from contract_review.skills.state import review_context
 from contract_review.text import SENTENCE_OR_LINE_END
 
 __all__ = [
@@ -206,7 +207,7 @@ def prepare_input(
     return TimeBarInput(
         clause_id=clause_id,
         document_structure=primary_structure,
-        review_context=ReviewContext.from_state(state),
+        review_context=review_context(state),
     )
 
 

@@ -55,7 +55,7 @@ def scoped_preparer(
     def prepare_input(
         clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
     ) -> ScopedT:
-        ctx = ReviewContext.from_state(state)
+        ctx = review_context(state)
         return model(
             clause_id=clause_id,
             our_party=ctx.our_party,
