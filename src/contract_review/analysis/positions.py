@@ -112,30 +112,54 @@ def _judge(
     The holder is the subject of the modal that states the term ("the Supplier may…", "乙方有权
     …"); a sentence with no modal at all ("the Customer's liability is unlimited", "乙方另行
     通知的内容即构成本合同的组成部分") is held by the first party it names."""
-    kinds = _RIGHT_KINDS if check.kind == "their_right" else _DUTY_KINDS
     if check.kind == "their_right" and _DEEMED_BREACH.search(sentence):
         return None  # 'an attempted termination … shall be deemed a breach': no right at all
     if check.subject_after is not None and _about_ours(check.subject_after, sentence, roles):
         return None
+    actors = _holders(check, sentence, roles, payer, places)
+    sides = {side for side, _ in actors or ()}
+    if actors is None or not sides or "both" in sides or sides == {"us", "them"}:
+        return None  # no party holds it, or both do: balanced
+    (side,) = sides
+    if _market_standard(check, sentence, roles, side, payer):
+        return None
+    against = (side == "them") if check.kind == "their_right" else (side == "us")
+    holder = actors[0][1]
+    return ("against_us" if against else "favourable"), (
+        _word(roles, side) if is_pronoun(holder) else holder
+    )
+
+
+def _holders(
+    check: PartyCheck,
+    sentence: str,
+    roles: PartyRoles,
+    payer: tuple[str, str] | None,
+    places: dict[str, Side],
+) -> list[tuple[Side, str]] | None:
+    """Who holds the term of `sentence` (side, word): the party it benefits or that stands
+    next to it, the party at whose seat it is, the payer or payee it belongs to, the subjects
+    of the modals that state it, else the party it names. None: nobody holds it (a place of
+    neither side; a right the sentence denies)."""
+    kinds = _RIGHT_KINDS if check.kind == "their_right" else _DUTY_KINDS
     near = _beneficiary(check, sentence, roles) or _holder_near(check, sentence, roles)
     if near is None and check.holder_at_seat:
         near = _holder_at_seat(sentence, places, roles)
         if near is None:
             return None  # a place of neither side, or of both: nobody's home ground
     actions = party_actions(sentence, roles)
-    actors = [(a.side, a.alias) for a in actions if a.kind in kinds]
     if near is None and check.owner != "actor" and payer is not None:
         side_paid: Side = "them" if payer[0] == "us" else "us"
         near = payer if check.owner == "payer" else (side_paid, _word(roles, side_paid))  # type: ignore[assignment]
     if near is not None:
-        actors = [near]
-    elif not actions:
-        actors = _named_at_term(check, sentence, roles)
-        if check.kind == "their_right" and _negated(check, sentence):
-            return None  # 'prices can't be increased by the Supplier': no right at all
+        return [near]
+    if actions:
+        return [(a.side, a.alias) for a in actions if a.kind in kinds]
+    actors = _named_at_term(check, sentence, roles)
+    if check.kind == "their_right" and _negated(check, sentence):
+        return None  # 'prices can't be increased by the Supplier': no right at all
     if (
         not actors
-        and not actions
         and check.unnamed is not None
         and payer is not None
         and _STATEMENT.search(sentence)  # not a heading ('Price adjustment')
@@ -145,26 +169,29 @@ def _judge(
         payee: Side = "them" if payer[0] == "us" else "us"
         side_of: Side = payer[0] if check.unnamed == "payer" else payee  # type: ignore[assignment]
         actors = [(side_of, payer[1] if check.unnamed == "payer" else _word(roles, side_of))]
-    sides = {side for side, _ in actors}
-    if not sides or "both" in sides or sides == {"us", "them"}:
-        return None  # no party acts, or both do: balanced
-    (side,) = sides
+    return actors
+
+
+def _market_standard(
+    check: PartyCheck,
+    sentence: str,
+    roles: PartyRoles,
+    side: Side,
+    payer: tuple[str, str] | None,
+) -> bool:
+    """Whether the term `side` holds is fair as written: held by the party that pays, with a
+    period long enough to act in, excused for what the other side caused, or covering one's
+    own fault only."""
     if check.holder_must_be == "payee" and payer is not None and side == payer[0]:
-        return None  # the party that pays holds it: market standard, not one-sided
+        return True
     if check.fair_from_days is not None:
         period = _window_days(sentence)
         if period is not None and period >= check.fair_from_days:
-            return None  # a period long enough to act in: market standard
+            return True
     other: Side = "us" if side == "them" else "them"
     if check.fair_if_caused_by_other and _caused_by(sentence, roles, other):
-        return None  # excused for what the other side caused: fair
-    if check.only_if_caused_by_other and not _caused_by(sentence, roles, other):
-        return None  # covering one's own fault only: fair
-    against = (side == "them") if check.kind == "their_right" else (side == "us")
-    holder = actors[0][1]
-    return ("against_us" if against else "favourable"), (
-        _word(roles, side) if is_pronoun(holder) else holder
-    )
+        return True
+    return bool(check.only_if_caused_by_other and not _caused_by(sentence, roles, other))
 
 
 def _about_ours(subject_after: str, sentence: str, roles: PartyRoles) -> bool:
