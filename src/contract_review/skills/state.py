@@ -10,14 +10,16 @@ a context once, here, and `StateView` shows a context as that mapping again to a
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
 
 from contract_review.models import DocumentRole, DocumentStructure, TaskDocument
 from contract_review.parties import party_roles
 
 from .context import BaselineSource, ReviewContext, SkillState, prepare_context
 
-__all__ = ["StateView", "review_context"]
+__all__ = ["StateView", "input_preparer", "review_context"]
 
 
 class StateView(Mapping[str, Any]):
@@ -102,3 +104,33 @@ def _seeing(context: ReviewContext, structure: DocumentStructure | None) -> Revi
     roles = {**context.roles, structure.document_id: party_roles(structure, context.our_party)}
     copy = context.model_copy(update={"roles": roles})
     return copy.with_baselines(context.baselines)
+
+
+InputT = TypeVar("InputT", bound=BaseModel)
+
+
+def input_preparer(
+    model: type[InputT],
+) -> Callable[[str, DocumentStructure | None, SkillState], InputT]:
+    """The `prepare_input` of a skill whose input is `model`: the clause id, and each internal
+    field `model` declares filled from the review's context — `document_structure` (the
+    contract), `baseline_structure`, `reference_documents`, `review_context`,
+    `criteria_file_path` (the user's playbook)."""
+    fields = model.model_fields
+
+    def prepare_input(
+        clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
+    ) -> InputT:
+        ctx = review_context(state)
+        offered = {
+            "clause_id": clause_id,
+            "document_structure": primary_structure or ctx.structure_of(DocumentRole.PRIMARY),
+            "baseline_structure": ctx.structure_of(DocumentRole.BASELINE),
+            "reference_documents": ctx.with_role(DocumentRole.REFERENCE),
+            "review_context": ctx,
+            "criteria_file_path": ctx.criteria_path,
+        }
+        return model(**{k: v for k, v in offered.items() if k in fields})
+
+    prepare_input.__doc__ = f"Input of {model.__name__} for a clause, from the review's context."
+    return prepare_input

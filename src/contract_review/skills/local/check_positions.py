@@ -13,16 +13,15 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from contract_review.analysis.positions import PositionFinding, position_findings
-from contract_review.models import DocumentStructure, FavourableTerm, RiskPoint
+from contract_review.models import FavourableTerm, RiskPoint
 from contract_review.skills.context import (
     ClauseSkillInput,
     ReviewContext,
-    SkillState,
     require_clause,
 )
 from contract_review.skills.risks import RiskFactory, Say
 from contract_review.skills.schema import SkillBackend, SkillRegistration
-from contract_review.skills.state import review_context
+from contract_review.skills.state import input_preparer
 
 __all__ = [
     "REGISTRATION",
@@ -60,15 +59,8 @@ DESCRIPTION = (
 )
 
 
-def prepare_input(
-    clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
-) -> CheckPositionsInput:
-    """Input for `clause_id` of the primary document."""
-    return CheckPositionsInput(
-        clause_id=clause_id,
-        document_structure=primary_structure,
-        review_context=review_context(state),
-    )
+prepare_input = input_preparer(CheckPositionsInput)
+"""Input for `clause_id` of the primary document."""
 
 
 async def handle(inp: CheckPositionsInput) -> CheckPositionsOutput:

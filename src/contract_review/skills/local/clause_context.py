@@ -5,8 +5,9 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from contract_review.models import ClauseNode, DocumentStructure
-from contract_review.skills.context import SkillState, StructureInput, require_clause
+from contract_review.skills.context import StructureInput, require_clause
 from contract_review.skills.schema import SkillBackend, SkillRegistration
+from contract_review.skills.state import input_preparer
 
 SKILL_ID = "get_clause_context"
 
@@ -76,11 +77,8 @@ DESCRIPTION = (
 )
 
 
-def prepare_input(
-    clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
-) -> ClauseContextInput:
-    """Input for `clause_id` of the primary document."""
-    return ClauseContextInput(clause_id=clause_id, document_structure=primary_structure)
+prepare_input = input_preparer(ClauseContextInput)
+"""Input for `clause_id` of the primary document."""
 
 
 def _ref(node: ClauseNode | None) -> ClauseRef | None:

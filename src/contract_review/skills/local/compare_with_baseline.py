@@ -16,10 +16,10 @@ from contract_review.analysis.baseline import (
     Comparison,
 )
 from contract_review.analysis.baseline import compare_cached as compare_sources
-from contract_review.models import DocumentRole, DocumentStructure
-from contract_review.skills.context import ReviewContext, SkillState, StructureInput
+from contract_review.models import DocumentStructure
+from contract_review.skills.context import ReviewContext, StructureInput
 from contract_review.skills.schema import SkillBackend, SkillRegistration
-from contract_review.skills.state import review_context
+from contract_review.skills.state import input_preparer
 
 SKILL_ID = "compare_with_baseline"
 
@@ -57,17 +57,8 @@ DESCRIPTION = (
 )
 
 
-def prepare_input(
-    clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
-) -> CompareWithBaselineInput:
-    """Input for `clause_id`: the contract, the baseline document and the review context."""
-    ctx = review_context(state)
-    return CompareWithBaselineInput(
-        clause_id=clause_id,
-        document_structure=primary_structure or ctx.structure_of(DocumentRole.PRIMARY),
-        baseline_structure=ctx.structure_of(DocumentRole.BASELINE),
-        review_context=ctx,
-    )
+prepare_input = input_preparer(CompareWithBaselineInput)
+"""Input for `clause_id`: the contract, the baseline document and the review context."""
 
 
 def baseline_sources(

@@ -8,11 +8,11 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from contract_review.analysis.references import CheckedReference, check_references
-from contract_review.models import DocumentRole, DocumentStructure, RiskLevel, RiskPoint
-from contract_review.skills.context import SkillState, StructureInput, require_clause
+from contract_review.models import DocumentStructure, RiskLevel, RiskPoint
+from contract_review.skills.context import StructureInput, require_clause
 from contract_review.skills.risks import RiskFactory
 from contract_review.skills.schema import SkillBackend, SkillRegistration
-from contract_review.skills.state import review_context
+from contract_review.skills.state import input_preparer
 
 SKILL_ID = "cross_reference_check"
 
@@ -46,16 +46,8 @@ DESCRIPTION = (
 )
 
 
-def prepare_input(
-    clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
-) -> CrossReferenceCheckInput:
-    """Input for `clause_id`, with the baseline structure when the review has one."""
-    ctx = review_context(state)
-    return CrossReferenceCheckInput(
-        clause_id=clause_id,
-        document_structure=primary_structure,
-        baseline_structure=ctx.structure_of(DocumentRole.BASELINE),
-    )
+prepare_input = input_preparer(CrossReferenceCheckInput)
+"""Input for `clause_id`, with the baseline structure when the review has one."""
 
 
 def handle(inp: CrossReferenceCheckInput) -> CrossReferenceCheckOutput:

@@ -15,11 +15,11 @@ from contract_review.analysis.financial import (
     FlagCode,
     financial_terms,
 )
-from contract_review.models import ClauseNode, DocumentStructure, RiskLevel, RiskPoint
-from contract_review.skills.context import ReviewContext, SkillState, StructureInput, require_clause
+from contract_review.models import ClauseNode, RiskLevel, RiskPoint
+from contract_review.skills.context import ReviewContext, StructureInput, require_clause
 from contract_review.skills.risks import RiskFactory
 from contract_review.skills.schema import SkillBackend, SkillRegistration
-from contract_review.skills.state import review_context
+from contract_review.skills.state import input_preparer
 
 SKILL_ID = "extract_financial_terms"
 
@@ -72,15 +72,8 @@ DESCRIPTION = (
 )
 
 
-def prepare_input(
-    clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
-) -> FinancialTermsInput:
-    """Input for `clause_id` of the primary document."""
-    return FinancialTermsInput(
-        clause_id=clause_id,
-        document_structure=primary_structure,
-        review_context=review_context(state),
-    )
+prepare_input = input_preparer(FinancialTermsInput)
+"""Input for `clause_id` of the primary document."""
 
 
 def handle(inp: FinancialTermsInput) -> FinancialTermsOutput:

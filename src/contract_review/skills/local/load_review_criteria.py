@@ -15,11 +15,10 @@ from pydantic import BaseModel, Field
 
 from contract_review.analysis.criteria import CriterionMatch, match_criteria
 from contract_review.errors import SkillError
-from contract_review.models import DocumentStructure
 from contract_review.playbook.criteria import load_criteria
-from contract_review.skills.context import ReviewContext, SkillState, StructureInput, require_clause
+from contract_review.skills.context import ReviewContext, StructureInput, require_clause
 from contract_review.skills.schema import SkillBackend, SkillRegistration
-from contract_review.skills.state import review_context
+from contract_review.skills.state import input_preparer
 
 __all__ = [
     "REGISTRATION",
@@ -70,17 +69,8 @@ DESCRIPTION = (
 )
 
 
-def prepare_input(
-    clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
-) -> LoadReviewCriteriaInput:
-    """Input for `clause_id`, with the playbook the user chose for the review."""
-    context = review_context(state)
-    return LoadReviewCriteriaInput(
-        clause_id=clause_id,
-        criteria_file_path=context.criteria_path,
-        document_structure=primary_structure,
-        review_context=context,
-    )
+prepare_input = input_preparer(LoadReviewCriteriaInput)
+"""Input for `clause_id`, with the playbook the user chose for the review."""
 
 
 def handle(inp: LoadReviewCriteriaInput) -> LoadReviewCriteriaOutput:

@@ -14,10 +14,11 @@ from contract_review.analysis.definitions import (
     defined_terms_used,
     undefined_terms_in,
 )
-from contract_review.models import DocumentStructure, RiskLevel, RiskPoint
-from contract_review.skills.context import SkillState, StructureInput, require_clause
+from contract_review.models import RiskLevel, RiskPoint
+from contract_review.skills.context import StructureInput, require_clause
 from contract_review.skills.risks import RiskFactory
 from contract_review.skills.schema import SkillBackend, SkillRegistration
+from contract_review.skills.state import input_preparer
 
 SKILL_ID = "resolve_definition"
 
@@ -56,11 +57,8 @@ DESCRIPTION = (
 )
 
 
-def prepare_input(
-    clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
-) -> ResolveDefinitionInput:
-    """Input for `clause_id` of the primary document."""
-    return ResolveDefinitionInput(clause_id=clause_id, document_structure=primary_structure)
+prepare_input = input_preparer(ResolveDefinitionInput)
+"""Input for `clause_id` of the primary document."""
 
 
 def handle(inp: ResolveDefinitionInput) -> ResolveDefinitionOutput:

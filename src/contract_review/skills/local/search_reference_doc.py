@@ -15,10 +15,10 @@ from contract_review.analysis.reference import (
     searchable_documents,
 )
 from contract_review.errors import SkillError
-from contract_review.models import DocumentRole, DocumentStructure, TaskDocument
-from contract_review.skills.context import SkillState, StructureInput, require_clause
+from contract_review.models import TaskDocument
+from contract_review.skills.context import StructureInput, require_clause
 from contract_review.skills.schema import SkillBackend, SkillRegistration
-from contract_review.skills.state import review_context
+from contract_review.skills.state import input_preparer
 
 __all__ = [
     "REGISTRATION",
@@ -70,16 +70,8 @@ DESCRIPTION = (
 )
 
 
-def prepare_input(
-    clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
-) -> SearchReferenceDocInput:
-    """Input searching the reference documents of the review with `clause_id`'s text."""
-    context = review_context(state)
-    return SearchReferenceDocInput(
-        clause_id=clause_id,
-        document_structure=primary_structure,
-        reference_documents=context.with_role(DocumentRole.REFERENCE),
-    )
+prepare_input = input_preparer(SearchReferenceDocInput)
+"""Input searching the reference documents of the review with `clause_id`'s text."""
 
 
 def handle(inp: SearchReferenceDocInput) -> SearchReferenceDocOutput:

@@ -25,7 +25,7 @@ from pydantic import BaseModel, Field
 
 from contract_review.analysis.baseline import numbers_in, sentences
 from contract_review.errors import SkillError
-from contract_review.models import DocumentRole, DocumentStructure, RiskPoint
+from contract_review.models import DocumentStructure, RiskPoint
 from contract_review.parties import PartyRoles, party_actions
 from contract_review.plugins.fidic.skills.merge_gc_pc import (
     MergedClause,
@@ -34,10 +34,10 @@ from contract_review.plugins.fidic.skills.merge_gc_pc import (
     gc_and_pc,
     merge_documents,
 )
-from contract_review.skills.context import ReviewContext, SkillState
+from contract_review.skills.context import ReviewContext
 from contract_review.skills.risks import RiskFactory, Say
 from contract_review.skills.schema import SkillBackend, SkillRegistration
-from contract_review.skills.state import review_context
+from contract_review.skills.state import input_preparer
 from contract_review.text import CJK_IDEOGRAPHS
 
 SKILL_ID = "fidic_check_pc_consistency"
@@ -124,17 +124,8 @@ DESCRIPTION = (
 )
 
 
-def prepare_input(
-    clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
-) -> CheckPcConsistencyInput:
-    """Input for `clause_id`: GC (BASELINE), PC (SUPPLEMENT) and our party via the context."""
-    ctx = review_context(state)
-    return CheckPcConsistencyInput(
-        clause_id=clause_id,
-        document_structure=primary_structure or ctx.structure_of(DocumentRole.PRIMARY),
-        baseline_structure=ctx.structure_of(DocumentRole.BASELINE),
-        review_context=ctx,
-    )
+prepare_input = input_preparer(CheckPcConsistencyInput)
+"""Input for `clause_id`: GC (BASELINE), PC (SUPPLEMENT) and our party via the context."""
 
 
 # --------------------------------------------------------------------------------------------

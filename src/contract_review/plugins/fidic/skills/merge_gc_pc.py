@@ -30,9 +30,9 @@ from pydantic import BaseModel, Field
 from contract_review.analysis.baseline import sentences
 from contract_review.errors import SkillError
 from contract_review.models import ClauseNode, DocumentRole, DocumentStructure
-from contract_review.skills.context import ReviewContext, SkillState
+from contract_review.skills.context import ReviewContext
 from contract_review.skills.schema import SkillBackend, SkillRegistration
-from contract_review.skills.state import review_context
+from contract_review.skills.state import input_preparer
 
 __all__ = [
     "MergeGcPcInput",
@@ -154,17 +154,8 @@ DESCRIPTION = (
 # --------------------------------------------------------------------------------------------
 
 
-def prepare_input(
-    clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
-) -> MergeGcPcInput:
-    """Input for `clause_id`: GC (BASELINE), PC (SUPPLEMENT) via the review context."""
-    ctx = review_context(state)
-    return MergeGcPcInput(
-        clause_id=clause_id,
-        document_structure=primary_structure or ctx.structure_of(DocumentRole.PRIMARY),
-        baseline_structure=ctx.structure_of(DocumentRole.BASELINE),
-        review_context=ctx,
-    )
+prepare_input = input_preparer(MergeGcPcInput)
+"""Input for `clause_id`: GC (BASELINE), PC (SUPPLEMENT) via the review context."""
 
 
 def gc_and_pc(

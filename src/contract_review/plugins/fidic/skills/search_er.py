@@ -20,10 +20,10 @@ from contract_review.analysis.reference import (
     searchable_documents,
 )
 from contract_review.errors import SkillError
-from contract_review.models import ClauseNode, DocumentRole, DocumentStructure, TaskDocument
-from contract_review.skills.context import SkillState, StructureInput, require_clause
+from contract_review.models import ClauseNode, DocumentStructure, TaskDocument
+from contract_review.skills.context import StructureInput, require_clause
 from contract_review.skills.schema import SkillBackend, SkillRegistration
-from contract_review.skills.state import review_context
+from contract_review.skills.state import input_preparer
 
 __all__ = [
     "FIDIC_TOPICS",
@@ -167,16 +167,8 @@ DESCRIPTION = (
 )
 
 
-def prepare_input(
-    clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
-) -> SearchErInput:
-    """Input searching the review's reference documents for `clause_id`'s subject."""
-    context = review_context(state)
-    return SearchErInput(
-        clause_id=clause_id,
-        document_structure=primary_structure,
-        reference_documents=context.with_role(DocumentRole.REFERENCE),
-    )
+prepare_input = input_preparer(SearchErInput)
+"""Input searching the review's reference documents for `clause_id`'s subject."""
 
 
 def _heading(structure: DocumentStructure | None, clause: ClauseNode) -> str:

@@ -43,10 +43,10 @@ from contract_review.parties import (
     role_actions,
 )
 from contract_review.plugins.fidic.skills.merge_gc_pc import _SUBST as _SUBSTITUTION
-from contract_review.skills.context import ReviewContext, SkillState, StructureInput, require_clause
+from contract_review.skills.context import ReviewContext, StructureInput, require_clause
 from contract_review.skills.risks import RiskFactory
 from contract_review.skills.schema import SkillBackend, SkillRegistration
-from contract_review.skills.state import review_context
+from contract_review.skills.state import input_preparer
 from contract_review.text import SENTENCE_OR_LINE_END
 
 __all__ = [
@@ -200,15 +200,8 @@ DESCRIPTION = (
 )
 
 
-def prepare_input(
-    clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
-) -> TimeBarInput:
-    """Input for `clause_id` of the primary document."""
-    return TimeBarInput(
-        clause_id=clause_id,
-        document_structure=primary_structure,
-        review_context=review_context(state),
-    )
+prepare_input = input_preparer(TimeBarInput)
+"""Input for `clause_id` of the primary document."""
 
 
 # --------------------------------------------------------------------------------------------

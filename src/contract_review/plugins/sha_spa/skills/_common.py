@@ -6,7 +6,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -15,7 +15,7 @@ from contract_review.analysis.titles import topic_title
 from contract_review.errors import SkillError
 from contract_review.models import ClauseNode, DocumentStructure, RiskPoint
 from contract_review.parties import PartyRoles, party_mentions, role_actions
-from contract_review.skills.context import ReviewContext, SkillState, StructureInput, require_clause
+from contract_review.skills.context import ReviewContext, StructureInput, require_clause
 from contract_review.skills.risks import RiskFactory, RiskRule, Say
 from contract_review.skills.schema import SkillBackend, SkillRegistration
 from contract_review.skills.state import review_context
@@ -41,29 +41,6 @@ class ScopedInput(StructureInput):
     review_context: ReviewContext | None = Field(
         None, description="Review facts (filled in by the system)."
     )
-
-
-ScopedT = TypeVar("ScopedT", bound=ScopedInput)
-
-
-def scoped_preparer(
-    model: type[ScopedT],
-) -> Callable[[str, DocumentStructure | None, SkillState], ScopedT]:
-    """The `prepare_input` of a sha_spa skill: `model` for a clause of the primary document,
-    our party from the review."""
-
-    def prepare_input(
-        clause_id: str, primary_structure: DocumentStructure | None, state: SkillState
-    ) -> ScopedT:
-        ctx = review_context(state)
-        return model(
-            clause_id=clause_id,
-            our_party=ctx.our_party,
-            document_structure=primary_structure,
-            review_context=ctx,
-        )
-
-    return prepare_input
 
 
 class Quote(BaseModel):

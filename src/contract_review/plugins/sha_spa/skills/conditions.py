@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field
 from contract_review.models import ClauseNode, DocumentStructure
 from contract_review.parties import PartyRoles
 from contract_review.skills.risks import Say
+from contract_review.skills.state import input_preparer
 
 from ._common import (
     Gap,
@@ -33,7 +34,6 @@ from ._common import (
     own_text,
     say_for,
     scoped_output,
-    scoped_preparer,
     scoped_registration,
     sides_in,
     units,
@@ -425,7 +425,7 @@ def _gaps(
     return gaps
 
 
-prepare_input = scoped_preparer(ConditionsInput)
+prepare_input = input_preparer(ConditionsInput)
 """Input for a clause of the primary document."""
 
 REGISTRATION = scoped_registration(

@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field
 from contract_review.models import ClauseNode
 from contract_review.parties import PartyRoles
 from contract_review.skills.risks import Say
+from contract_review.skills.state import input_preparer
 from contract_review.text.numerals import chinese_to_int, english_words_to_int
 
 from ._common import (
@@ -35,7 +36,6 @@ from ._common import (
     own_text,
     say_for,
     scoped_output,
-    scoped_preparer,
     scoped_registration,
     sides_in,
     units,
@@ -566,7 +566,7 @@ def _protections_missing(
     return gaps
 
 
-prepare_input = scoped_preparer(GovernanceInput)
+prepare_input = input_preparer(GovernanceInput)
 """Input for a clause of the primary document."""
 
 REGISTRATION = scoped_registration(

@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 
 from contract_review.models import DocumentStructure
 from contract_review.skills.risks import Say
+from contract_review.skills.state import input_preparer
 
 from ._common import (
     Gap,
@@ -29,7 +30,6 @@ from ._common import (
     our_roles,
     say_for,
     scoped_output,
-    scoped_preparer,
     scoped_registration,
     topic_in,
     units,
@@ -536,7 +536,7 @@ def _seller_gaps(
     return gaps
 
 
-prepare_input = scoped_preparer(IndemnityInput)
+prepare_input = input_preparer(IndemnityInput)
 """Input for a clause of the primary document."""
 
 REGISTRATION = scoped_registration(

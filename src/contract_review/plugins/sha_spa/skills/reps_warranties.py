@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 
 from contract_review.models import ClauseNode, DocumentStructure
 from contract_review.skills.risks import Say
+from contract_review.skills.state import input_preparer
 
 from ._common import (
     Gap,
@@ -29,7 +30,6 @@ from ._common import (
     own_text,
     say_for,
     scoped_output,
-    scoped_preparer,
     scoped_registration,
     topic_in,
     units,
@@ -377,7 +377,7 @@ def _seller_gaps(
     return gaps
 
 
-prepare_input = scoped_preparer(WarrantiesInput)
+prepare_input = input_preparer(WarrantiesInput)
 """Input for a clause of the primary document."""
 
 REGISTRATION = scoped_registration(
