@@ -335,6 +335,19 @@ def _buyer_gaps(
     fraud: bool,
     say: Say,
 ) -> list[Gap]:
+    """The buyer's gaps: limitations tighter than the market, specific indemnities inside the
+    cap, and in a whole document the protections missing altogether."""
+    gaps = [*_limitations_below_market(caps, basket, limits, say)]
+    gaps += _specifics_within_cap(specifics, say)
+    if scope == "document":
+        gaps += _buyer_protections_missing(caps, basket, specifics, known, fraud, say)
+    return gaps
+
+
+def _limitations_below_market(
+    caps: list[Cap], basket: Basket | None, limits: list[TimeLimit], say: Say
+) -> list[Gap]:
+    """A cap, claims period or basket that limits the buyer more than the market does."""
     m = MARKET_STANDARDS
     gaps: list[Gap] = []
     for c in caps:
@@ -407,6 +420,12 @@ def _buyer_gaps(
                     basket.text,
                 )
             )
+    return gaps
+
+
+def _specifics_within_cap(specifics: list[SpecificIndemnity], say: Say) -> list[Gap]:
+    """Specific indemnities that count towards the general cap."""
+    gaps: list[Gap] = []
     for sp in specifics:
         if sp.within_cap:
             gaps.append(
@@ -421,41 +440,54 @@ def _buyer_gaps(
                     sp.topic,
                 )
             )
-    if scope == "document":
-        covered = {n for sp in specifics for n in sp.named_matters}
-        lit = any(sp.topic == "litigation" for sp in specifics)
-        for name in known:
-            if name not in covered and not lit:
-                gaps.append(
-                    _gap(
-                        "missing_specific_indemnity",
-                        "high",
-                        say(
-                            f"Known litigation '{name}' has no specific indemnity.",
-                            f"已知诉讼“{name}”未设专项赔偿。",
-                        ),
-                        None,
-                        "litigation",
-                    )
-                )
-        if not any(sp.topic == "tax" for sp in specifics):
+    return gaps
+
+
+def _buyer_protections_missing(
+    caps: list[Cap],
+    basket: Basket | None,
+    specifics: list[SpecificIndemnity],
+    known: list[str],
+    fraud: bool,
+    say: Say,
+) -> list[Gap]:
+    """Across the whole document: known litigation or tax without a specific indemnity,
+    limitations that do not fall away for fraud."""
+    gaps: list[Gap] = []
+    covered = {n for sp in specifics for n in sp.named_matters}
+    lit = any(sp.topic == "litigation" for sp in specifics)
+    for name in known:
+        if name not in covered and not lit:
             gaps.append(
                 _gap(
                     "missing_specific_indemnity",
                     "high",
-                    say("No tax indemnity or tax covenant.", "未约定税务赔偿或税务承诺。"),
+                    say(
+                        f"Known litigation '{name}' has no specific indemnity.",
+                        f"已知诉讼“{name}”未设专项赔偿。",
+                    ),
                     None,
-                    "tax",
+                    "litigation",
                 )
             )
-        if (caps or basket) and not fraud:
-            gaps.append(
-                _gap(
-                    "no_fraud_carve_out",
-                    "high",
-                    say("Limitations do not fall away for fraud.", "责任限制未排除欺诈情形。"),
-                )
+    if not any(sp.topic == "tax" for sp in specifics):
+        gaps.append(
+            _gap(
+                "missing_specific_indemnity",
+                "high",
+                say("No tax indemnity or tax covenant.", "未约定税务赔偿或税务承诺。"),
+                None,
+                "tax",
             )
+        )
+    if (caps or basket) and not fraud:
+        gaps.append(
+            _gap(
+                "no_fraud_carve_out",
+                "high",
+                say("Limitations do not fall away for fraud.", "责任限制未排除欺诈情形。"),
+            )
+        )
     return gaps
 
 
