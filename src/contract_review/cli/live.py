@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 
     from ._render import EventPrinter
 
+_VERBOSE_HELP = "Print what the review does, live: nodes, tool calls, clause results, redlines."
+
 
 class _Progress:
     """A progress bar on stderr: clauses done of total, and the clause just finished."""
@@ -91,9 +93,6 @@ def _live_output(verbose: bool) -> Iterator[tuple[_Progress, EventPrinter]]:
             yield progress, printer
     finally:
         engine_log.removeHandler(handler)
-
-
-_VERBOSE_HELP = "Print what the review does, live: nodes, tool calls, clause results, redlines."
 
 
 def _report_task(manifest: TaskManifest) -> None:
