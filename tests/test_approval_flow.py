@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from contract_review.cli import _TerminalAsk, app
+from contract_review.cli import app
+from contract_review.cli.decisions import _TerminalAsk
 from contract_review.decisions import DecisionLog, read_decisions_file
 from contract_review.errors import InputError
 from contract_review.models import DiffStatus, ReviewResult

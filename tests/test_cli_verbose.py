@@ -9,7 +9,8 @@ from collections.abc import Iterable
 from rich.console import Console
 from typer.testing import CliRunner
 
-from contract_review.cli import EventPrinter, _live_output, app
+from contract_review.cli import EventPrinter, app
+from contract_review.cli.live import _live_output
 from contract_review.graph.events import EventType, ReviewEvent
 
 

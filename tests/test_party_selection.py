@@ -218,7 +218,7 @@ def test_cli_missing_party_without_a_terminal(tmp_path: Path) -> None:
 def test_cli_missing_party_at_a_terminal_asks(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("contract_review.cli._interactive", lambda: True)
+    monkeypatch.setattr("contract_review.cli.review._interactive", lambda: True)
     code, output, out = _review(tmp_path, stdin="2\n")
     assert code == 0, output
     assert "Whom do we act for?" in output
