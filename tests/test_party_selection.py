@@ -15,6 +15,7 @@ from contract_review.parties import (
     PartyNotFound,
     PartyRequired,
     find_parties,
+    party_roles,
     resolve_party,
 )
 from contract_review.structure_parser import StructureParser
@@ -253,3 +254,23 @@ def test_parties_whose_descriptions_hold_parentheses_or_capitals() -> None:
         ("Fjordvik Marine AS", "Fjordvik"),
         ("Castlegate Holdings plc", "Consultant"),
     ]
+
+
+def test_a_name_the_filing_spaces_unevenly() -> None:
+    """Filings space words unevenly ('INSTITUTE OF  SOIL RESEARCH'): the name typed with single
+    spaces is that party, named as the contract writes it, so its words resolve in the text."""
+    text = (
+        "RESEARCH AGREEMENT\n\nThis Agreement is made on 1 May 2020 between NORTHERN INSTITUTE "
+        'OF  SOIL RESEARCH ("NISR"), of Aberdeen, Scotland, and CERES, INC. ("CERES"), a '
+        "Delaware corporation.\n\n1. Research\n1.1 NISR may publish the results at any time.\n"
+    )
+    structure = _parse(text)
+    side = resolve_party(structure, "Northern Institute of Soil Research")
+    assert side.party is not None
+    assert "NISR" in side.party.labels
+    assert side.our_party == "NORTHERN INSTITUTE OF  SOIL RESEARCH"
+    roles = party_roles(structure, side.our_party)
+    assert "NISR" in roles.our_aliases
+    assert "CERES" in roles.their_aliases
+    with pytest.raises(PartyNotFound):
+        resolve_party(structure, "Northern Institute of Marine Research")

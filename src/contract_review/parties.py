@@ -1512,6 +1512,15 @@ def resolve_party(
     exact = [p for p in parties if any(_matches(a, wanted) for a in (p.name, *p.labels))]
     if exact:
         return OurSide(party=exact[0], our_party=wanted)
+    # Filings space words unevenly ('AFSALA  Bancorp,  Inc.'): matched with the spaces
+    # evened, our party is then named as the contract writes it, so its aliases resolve.
+    spaced = " ".join(wanted.split())
+    for party in parties:
+        alias = next(
+            (a for a in (party.name, *party.labels) if _matches(" ".join(a.split()), spaced)), None
+        )
+        if alias is not None:
+            return OurSide(party=party, our_party=alias)
     role = role_key(wanted)
     if role is not None:
         for key in (role, *_RELATED.get(role, ())):
