@@ -274,3 +274,36 @@ def test_a_name_the_filing_spaces_unevenly() -> None:
     assert "CERES" in roles.their_aliases
     with pytest.raises(PartyNotFound):
         resolve_party(structure, "Northern Institute of Marine Research")
+
+
+@pytest.mark.parametrize("query", ["x-Press", "X-PRESS, INC.", "4Sight", "4SIGHT.NET, INC."])
+def test_brand_labels_in_lower_case_or_digits(query: str) -> None:
+    """Brands start in lower case or with a digit ('x-Press', '4Sight'); each party is found
+    after its address, and each of its names and labels is accepted."""
+    text = (
+        "MARKETING AGREEMENT\n\nTHIS MARKETING AGREEMENT is made as of June 2, 2001 by and "
+        "between X-PRESS, INC., with its principal place of business at 10 Main Street, "
+        'Springfield, Illinois 62701 ("x-Press"), and 4SIGHT.NET, INC. having its principal '
+        'place of business at 22 Oak Road, Austin, Texas 73301 ("4Sight").\n\n'
+        "1. Marketing\n1.1 x-Press may change the fees at any time.\n"
+    )
+    structure = _parse(text)
+    names = {p.name for p in find_parties(structure)}
+    assert names == {"X-PRESS, INC.", "4SIGHT.NET, INC."}
+    side = resolve_party(structure, query)
+    assert side.party is not None
+    assert side.party.name in names
+    assert query.casefold() in {a.casefold() for a in (side.party.name, *side.party.labels)}
+
+
+def test_a_word_after_a_digit_is_no_name() -> None:
+    """'3rd' or '10 days' start no party name."""
+    text = (
+        "SERVICES AGREEMENT\n\nThis Agreement is made on the 3rd day of May 2020 between "
+        'Orbital Data Systems, Inc. (the "Provider") and Kestrel Foods Limited (the '
+        '"Customer").\n\n1. Services\n1.1 The Provider shall respond within 10 days.\n'
+    )
+    assert [p.name for p in find_parties(_parse(text))] == [
+        "Orbital Data Systems, Inc.",
+        "Kestrel Foods Limited",
+    ]

@@ -206,9 +206,10 @@ def _is_label(word: str) -> bool:
 # Parties named by the contract
 # --------------------------------------------------------------------------------------------
 
-_NAME_START = r"(?:[A-Z]|[a-z](?=[A-Z]))"
-"""Where a name starts: a capital, or a brand's lower-case first letter before one ('eGain
-Communications Corporation', 'iMine Corporation')."""
+_NAME_START = r"(?:[A-Z]|[a-z](?=-?[A-Z])|[0-9](?=[a-z]*[A-Z]))"
+"""Where a name starts: a capital, a brand's lower-case first letter before one ('eGain
+Communications Corporation', 'iMine Corporation', 'i-Escrow'), or a digit a capital follows
+in the same word ('2TheMart', '3M'; not '3rd')."""
 _EN_SUFFIX = (
     r"(?:Inc|Ltd|Limited\s+Partnership|Limited|Partnership|LLC|L\.L\.C|LLP|LP|plc|PLC|GmbH|AG|SA|S\.A|SAS|BV|B\.V|NV|N\.V|Corp"
     r"|Corporation|Company|Co|Pty\s+Ltd|Pte\.?\s+Ltd|KK|K\.K|Authority|Group)\.?"
@@ -302,8 +303,9 @@ def _looks_like_name(text: str) -> bool:
 
 
 def _capitalised(word: str) -> bool:
-    """Whether `word` starts as a name does (`_NAME_START`): 'Acme', 'eGain'."""
-    return word[:1].isupper() or (word[:1].islower() and word[1:2].isupper())
+    """Whether `word` starts as a name does (`_NAME_START`): 'Acme', 'eGain', 'i-Escrow',
+    '2TheMart'."""
+    return bool(re.match(_NAME_START, word))
 
 
 def _names(label: str, name: str) -> bool:
@@ -318,8 +320,8 @@ def _names(label: str, name: str) -> bool:
 
 def _prose(text: str) -> bool:
     """Whether `text` starts in lower case as prose does ('beneficial owner of …'), not as a
-    brand does ('eGain')."""
-    return text[:1].islower() and not text[1:2].isupper()
+    brand does ('eGain', 'i-Escrow')."""
+    return text[:1].islower() and not _capitalised(text)
 
 
 def _leading_name(definition: str) -> str | None:
