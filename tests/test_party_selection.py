@@ -307,3 +307,32 @@ def test_a_word_after_a_digit_is_no_name() -> None:
         "Orbital Data Systems, Inc.",
         "Kestrel Foods Limited",
     ]
+
+
+def test_labels_set_off_by_dashes_or_commas() -> None:
+    """Labels given without parentheses ('— hereinafter referred to as Nordwerk —', ',
+    hereinafter referred to as: "BRIGHTLINE",'), after a description a page layout broke after
+    a comma, name their parties."""
+    text = (
+        "SUPPLY AGREEMENT\n\nbetween\n\nNORDWERK CHEMIE GmbH & Co KG, Hafenstrasse 9, 28195 "
+        "Bremen,\n\nGermany\n\n— hereinafter referred to as Nordwerk —\n\nand\n\nLumos "
+        "Therapeutics Inc, 12 Harbor Way, Boston, Massachusetts 02110\n\n— hereinafter referred "
+        "to as Lumos —\n\n1. Supply\n1.1 Nordwerk may change the price at any time.\n"
+    )
+    structure = _parse(text)
+    parties = {p.name: p.labels for p in find_parties(structure)}
+    assert "Nordwerk" in parties["NORDWERK CHEMIE GmbH"]  # the name ends at its company form
+    assert "Lumos" in parties["Lumos Therapeutics Inc"]
+    assert resolve_party(structure, "Lumos").party == find_parties(structure)[1]
+    roles = party_roles(structure, "Lumos")
+    assert "Nordwerk" in roles.their_aliases
+
+    quoted = (
+        "HOSTING AGREEMENT\n\nThis Agreement is entered into between Brightline Networks B.V., "
+        'Keizersgracht 1, Amsterdam, hereinafter referred to as: "BRIGHTLINE", and Tallis '
+        'Mobile Limited, 5 Quay Street, Dublin, hereinafter referred to as: "TALLIS".\n\n'
+        "1. Hosting\n1.1 BRIGHTLINE shall host the platform.\n"
+    )
+    found = {p.name: p.labels for p in find_parties(_parse(quoted))}
+    assert "BRIGHTLINE" in found["Brightline Networks B.V."]
+    assert "TALLIS" in found["Tallis Mobile Limited"]

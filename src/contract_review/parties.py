@@ -1310,6 +1310,9 @@ def _org_before(text: str, end: int, after: int = 0) -> str | None:
     base = head.rfind("\n\n") + 1
     if base and not head[base:].strip():
         base = head.rfind("\n\n", 0, base - 1) + 1
+    # A description a page layout broke after a comma goes on ('… 20095 Hamburg,\n\nGermany')
+    while base and head[: base - 1].rstrip().endswith(","):
+        base = head.rfind("\n\n", 0, len(head[: base - 1].rstrip())) + 1
     starts = [m.end() for m in _PARTY_START.finditer(head, base)]
     # A numbered list of parties: "(1) Acme S.p.A., a company … ("Manufacturer"); and (2) …"
     listed = [m.end() for m in _LIST_MARK.finditer(head, base)]
@@ -1342,29 +1345,51 @@ def _is_doc_phrase(text: str) -> bool:
     )
 
 
+_SET_OFF_LABEL = re.compile(
+    r"[,—–]\s*hereinafter\s+(?:(?:referred\s+to|called|named)\s+)?as\s*:?\s*(?:the\s+)?"
+    r"(?:[\"“]\s*(" + _NAME_START + r"[A-Za-z0-9&.'\- ]{0,38}[A-Za-z0-9.])\s*[\"”]"
+    r"|(" + _NAME_START + r"[\w.&'\-]{1,30}))(?=\s*[,;.—–)]|\s*$)"
+)
+"""A label set off by commas or dashes instead of parentheses: '…, Germany — hereinafter
+referred to as Cremer —', '…, hereinafter referred to as: "Acme",'."""
+
+
+def _label_marks(text: str) -> list[tuple[int, int, str, bool]]:
+    """(start, end, label, bare) of each label a preamble gives its parties, in text order;
+    `bare`: a word in parentheses without quotes, a label only straight after a company."""
+    marks = [
+        (m.start(), m.end(), next(g for g in m.groups() if g), m.group(4) is not None)
+        for m in _PREAMBLE_LABEL.finditer(text)
+    ]
+    marks += [
+        (m.start(), m.end(), next(g for g in m.groups() if g), False)
+        for m in _SET_OFF_LABEL.finditer(text)
+    ]
+    return sorted(marks)
+
+
 def _preamble_groups(structure: DocumentStructure) -> list[list[str]]:
-    """[label, name] groups from an English preamble's parenthesised labels."""
+    """[label, name] groups from the labels an English preamble gives its parties."""
     text = _preamble_window(structure)
     groups: list[list[str]] = []
     after = 0
-    for m in _PREAMBLE_LABEL.finditer(text):
-        label = _clean(next(g for g in m.groups() if g))
-        bare = m.group(4) is not None
-        name = _org_before(text, m.start(), after) if bare else None
+    for start, end, raw, bare in _label_marks(text):
+        label = _clean(raw)
+        name = _org_before(text, start, after) if bare else None
         if bare and not (
             name
             and _ANY_CASE_SUFFIX.search(name)
-            and re.search(re.escape(name) + r"\s*$", text[: m.start()])
+            and re.search(re.escape(name) + r"\s*$", text[:start])
         ):
             # '(Delaware)', '(Amtsgericht)': a bare word in parentheses names a party only
             # straight after a company ('… Limited Partnership (Transporter)'); otherwise it is
             # part of a description, which goes on
             continue
-        previous, after = after, m.end()
+        previous, after = after, end
         if len(label) < 2 or _is_doc_phrase(label) or _ROMAN.fullmatch(label):
             continue  # '(II) OF THE TYPE …': a numbered item, not a label
         if not bare:
-            name = _org_before(text, m.start(), previous)
+            name = _org_before(text, start, previous)
         if name is None or not (
             _is_label(label)
             or (_looks_like_name(name) and (_ANY_CASE_SUFFIX.search(name) or _names(label, name)))
