@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterator
+from functools import cache
 from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
@@ -102,6 +103,7 @@ def _targets(node: ast.Import | ast.ImportFrom, module: str, is_package: bool) -
     yield from (f"{base}.{alias.name}" for alias in node.names)
 
 
+@cache
 def import_graph() -> dict[str, set[str]]:
     """Module → the package's modules it imports anywhere: at the top, inside functions or
     under TYPE_CHECKING (each couples the two, and a function-level import can close a loop at

@@ -1241,14 +1241,15 @@ _DOC_WORDS = frozenset(
 )
 """Labels a preamble gives to things that are not parties ('the "Agreement"')."""
 
+_LABEL_BODY = _NAME_START + r"[A-Za-z0-9&.'\- ]{0,38}[A-Za-z0-9.]"
+"""A quoted label's words: 'Supplier', 'MD Anderson', 'i-Escrow', '2TheMart'."""
+
 # A parenthesised short name after a party's description: ("MD Anderson"), (the "Supplier"),
 # (hereinafter referred to as "CUTANEA"), ("Agency"; each a "Party"); unquoted only as an
 # acronym, (MICOA), or after "as", (as Company).
 _PREAMBLE_LABEL = re.compile(
     r"\(\s*(?:(?:the|hereinafter(?:\s+(?:referred\s+to|called|named|defined))?(?:\s+as)?"
-    r"|herein)\s+)?(?:the\s+)?(?:[\"“”]\s*(?:the\s+)?("
-    + _NAME_START
-    + r"[A-Za-z0-9&.'\- ]{0,38}[A-Za-z0-9.])\s*[\"“”]"
+    r"|herein)\s+)?(?:the\s+)?(?:[\"“”]\s*(?:the\s+)?(" + _LABEL_BODY + r")\s*[\"“”]"
     r"|([A-Z][A-Z0-9&\-]{1,11})(?=\s*\))|as\s+(?:the\s+)?([A-Z][A-Za-z]{2,30})(?=\s*\))"
     # '… Limited Partnership (Transporter)': a bare word, taken only straight after a company
     r"|([A-Z][a-z]{2,20})(?=\s*\)))"
@@ -1311,8 +1312,8 @@ def _org_before(text: str, end: int, after: int = 0) -> str | None:
     if base and not head[base:].strip():
         base = head.rfind("\n\n", 0, base - 1) + 1
     # A description a page layout broke after a comma goes on ('… 20095 Hamburg,\n\nGermany')
-    while base and head[: base - 1].rstrip().endswith(","):
-        base = head.rfind("\n\n", 0, len(head[: base - 1].rstrip())) + 1
+    while base and (before := head[: base - 1].rstrip()).endswith(","):
+        base = head.rfind("\n\n", 0, len(before)) + 1
     starts = [m.end() for m in _PARTY_START.finditer(head, base)]
     # A numbered list of parties: "(1) Acme S.p.A., a company … ("Manufacturer"); and (2) …"
     listed = [m.end() for m in _LIST_MARK.finditer(head, base)]
@@ -1347,7 +1348,7 @@ def _is_doc_phrase(text: str) -> bool:
 
 _SET_OFF_LABEL = re.compile(
     r"[,—–]\s*hereinafter\s+(?:(?:referred\s+to|called|named)\s+)?as\s*:?\s*(?:the\s+)?"
-    r"(?:[\"“]\s*(" + _NAME_START + r"[A-Za-z0-9&.'\- ]{0,38}[A-Za-z0-9.])\s*[\"”]"
+    r"(?:[\"“]\s*(" + _LABEL_BODY + r")\s*[\"”]"
     r"|(" + _NAME_START + r"[\w.&'\-]{1,30}))(?=\s*[,;.—–)]|\s*$)"
 )
 """A label set off by commas or dashes instead of parentheses: '…, Germany — hereinafter

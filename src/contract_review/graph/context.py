@@ -73,10 +73,8 @@ def context_from_state(
 ) -> RunContext:
     """The run context of a graph invoked without one: facts from the state (or `facts`),
     services from the graph's defaults."""
-    facts = facts or facts_from_state(state)
-    if facts.baselines is None:
-        # Baselines only of a domain the state names: a review without one compares with none.
-        facts = facts.with_baselines(get_plugin(facts.domain_id))
+    # Baselines only of a domain the state names: a review without one compares with none.
+    facts = review_context(facts or state, get_plugin)
     return RunContext(
         facts=facts,
         dispatcher=dispatcher,

@@ -246,8 +246,6 @@ class SkillDispatcher:
                 state_snapshot={k: v for k, v in llm_arguments.items() if k != "clause_id"},
             )
         context = review_context(state, self.baselines_of, structure)
-        if context.baselines is None and self.baselines_of is not None:
-            context = context.with_baselines(self.baselines_of(context.domain_id))
         # A SPEC-19 prepare_input reads the state as a mapping; ours read the context behind it.
         extras = state if isinstance(state, Mapping) and not isinstance(state, StateView) else None
         view = StateView(context, extras)

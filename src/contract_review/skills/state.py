@@ -66,11 +66,17 @@ def review_context(
 
     `structure` is the contract a caller outside a run hands the skill beside the state: our
     side is resolved in it too when the context has not seen it (a run's context has every
-    document already)."""
+    document already). A context without its domain's positions gets them from
+    `baselines_of`."""
     if isinstance(state, StateView):
         state = state.context
     if isinstance(state, ReviewContext):
-        return _seeing(state, structure)
+        context = _seeing(state, structure)
+        if context.baselines is None and baselines_of is not None:
+            # a context that lost its domain's positions (serialised, or built bare): attached
+            source = baselines_of(context.domain_id)
+            context = context.with_baselines(source) if source is not None else context
+        return context
     state = state or {}
     documents = [TaskDocument.model_validate(d) for d in state.get("documents") or []]
     given = state.get("primary_structure")
@@ -102,8 +108,7 @@ def _seeing(context: ReviewContext, structure: DocumentStructure | None) -> Revi
     if structure is None or not context.our_party or structure.document_id in context.roles:
         return context
     roles = {**context.roles, structure.document_id: party_roles(structure, context.our_party)}
-    copy = context.model_copy(update={"roles": roles})
-    return copy.with_baselines(context.baselines)
+    return context.model_copy(update={"roles": roles})  # the baselines go with the copy
 
 
 InputT = TypeVar("InputT", bound=BaseModel)
