@@ -27,18 +27,13 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from contract_review.models import ClauseNode, DocumentStructure
+from contract_review.analysis.coverage import own_length
+from contract_review.models import DocumentStructure
 from contract_review.structure_parser import StructureParser
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "cuad_dev"
 LABELLED = ROOT / "tests" / "fixtures" / "xrefs" / "cuad_references.json"
-
-
-def own_length(clause: ClauseNode) -> int:
-    """Characters of the clause before its first sub-clause (all of it when it has none)."""
-    end = clause.children[0].start_offset if clause.children else clause.end_offset
-    return end - clause.start_offset
 
 
 def _structure_figures(texts: dict[str, str], rounds: int) -> dict[str, DocumentStructure]:

@@ -1,4 +1,7 @@
-"""Clause inventory against the CUAD dev labels: presence F1 per category and value accuracy.
+"""Clause inventory against the CUAD labels: presence F1 per category and value accuracy.
+
+By default on the 139 labelled filings (the dev and judgement slices); give folders to score
+others.
 
 Presence: a category is present in a contract when CUAD labels a span for it; the inventory
 predicts it present or not. F1 per category over the contracts; macro F1 over the categories
@@ -40,9 +43,8 @@ from contract_review.plugins.generic.inventory import (
     normalise_period,
 )
 from contract_review.structure_parser import StructureParser
-from score_cuad_topics import fold_of
+from score_cuad_topics import ALL_DATA, Data, fold_of, labelled
 
-DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "cuad_dev"
 MIN_POSITIVES = 8
 
 
@@ -94,19 +96,19 @@ def value_right(category: str, predicted: str, answer: str) -> bool:
     return len(names) >= 2 and all(_plain(n) in gold for n in names)
 
 
-def evaluate(data_dir: Path, k: int = 0) -> dict[str, Any]:
+def evaluate(data_dir: Data, k: int = 0) -> dict[str, Any]:
     """Presence counts and value results per category (and per fold when `k`)."""
-    records: list[dict[str, Any]] = json.loads((data_dir / "labels.json").read_text("utf-8"))
     parser = StructureParser()
     presence: dict[tuple[int, str], _Counts] = {}
     values: dict[tuple[int, str], list[bool]] = {}
     positives: dict[str, int] = dict.fromkeys(CATEGORIES, 0)
     misses: dict[str, list[str]] = {c: [] for c in CATEGORIES}
     seconds = 0.0
-    for record in records:
+    contracts = labelled(data_dir)
+    for record, path in contracts:
         name = str(record["txt_file"])
         fold = fold_of(name, k) if k else 0
-        text = (data_dir / "contracts" / name).read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8")
         structure = parser.parse(text, document_id=name)
         t0 = time.perf_counter()
         inventory: ClauseInventory = build_inventory(structure)
@@ -141,7 +143,7 @@ def evaluate(data_dir: Path, k: int = 0) -> dict[str, Any]:
         "positives": positives,
         "misses": misses,
         "folds": k,
-        "contracts": len(records),
+        "contracts": len(contracts),
         "seconds": seconds,
     }
 
@@ -255,7 +257,7 @@ def evaluate_blind(folder: Path = BLIND) -> dict[str, Any]:
 def main() -> None:
     """Run the evaluation and print its figures."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    ap.add_argument("data_dir", nargs="?", type=Path, default=DEFAULT_DATA)
+    ap.add_argument("data_dir", nargs="*", type=Path, default=list(ALL_DATA))
     ap.add_argument("--folds", type=int, default=0)
     ap.add_argument("--show", default="", help="Print the misses of this category.")
     ap.add_argument(
@@ -272,8 +274,9 @@ def main() -> None:
             print(f"  {'all values':<20} {done:>3}/{sum(blind['total'].values())}")
             print("\n".join(f"  {miss}" for miss in blind["misses"]))
         return
-    if not (args.data_dir / "labels.json").exists():
-        raise SystemExit(f"no labels.json under {args.data_dir}")
+    for folder in args.data_dir:
+        if not (folder / "labels.json").exists():
+            raise SystemExit(f"no labels.json under {folder}")
     result = evaluate(args.data_dir, args.folds)
     print(report(result))
     if args.show:

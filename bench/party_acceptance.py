@@ -33,14 +33,30 @@ _COLLECTIVE = re.compile(r"^(?:the\s+)?(?:parties|party|each\s+a\s+party)$", re.
 _EDGES = " \t,;.:()[]"
 
 
+_ALSO_KNOWN = re.compile(
+    r"^(?:d/b/a|doing\s+business\s+as|f/k/a|formerly\s+known\s+as|a\s+subsidiary\s+of)\s+",
+    re.IGNORECASE,
+)
+_NO_NAME = re.compile(r"^[_•\s\[\].]*$")
+"""A form's blank ('______', '[•]'): no name to type."""
+
+
 def _candidates(span: str) -> list[str]:
     """What a lawyer would type from one CUAD span: the labels it quotes ('the "Repairer" or
-    "ATR"' → Repairer, ATR), else the span itself without a leading 'the' and stray
-    punctuation; collective words ('the Parties') are no party."""
+    "ATR"' → Repairer, ATR), else the span itself without a leading 'the', 'd/b/a' or
+    'formerly known as' and stray punctuation; collective words ('the Parties') are no
+    party."""
     text = " ".join(span.split())
     quoted = [q.strip(_EDGES) for q in _QUOTED.findall(text)]
     found = quoted or [re.sub(r"^the\s+", "", text.strip(_EDGES), flags=re.IGNORECASE)]
+    found = [_ALSO_KNOWN.sub("", c) for c in found]
     return [c for c in found if c and not _COLLECTIVE.match(c)]
+
+
+def names_a_party(span: str) -> bool:
+    """Whether a span gives a name or label to type: not a form's blank, nor a description
+    ('persons and entities listed on Schedule A', 'its associated chapter 11 debtors')."""
+    return not _NO_NAME.match(span) and not span[:1].islower()
 
 
 def _spans(entry: dict[str, Any]) -> list[str]:
@@ -53,13 +69,16 @@ def _spans(entry: dict[str, Any]) -> list[str]:
     return list(seen.values())
 
 
-def measure(data: Path) -> tuple[int, int, int, int, list[tuple[str, str, str]]]:
-    """(spans accepted, spans, contracts with every span accepted, contracts, refusals)."""
+def measure(data: Path) -> tuple[int, int, int, int, int, list[tuple[str, str, str]]]:
+    """(spans accepted, spans, contracts with every span accepted, contracts, spans that name
+    no party, refusals)."""
     entries = json.loads((data / "labels.json").read_text(encoding="utf-8"))
-    accepted = total = whole = contracts = 0
+    accepted = total = whole = contracts = nameless = 0
     refused: list[tuple[str, str, str]] = []
     for entry in entries:
         spans = _spans(entry)
+        nameless += sum(not names_a_party(s) for s in spans)
+        spans = [s for s in spans if names_a_party(s)]
         if not spans:
             continue  # no party named in the answer: nothing to ask for
         path = data / "contracts" / entry["txt_file"]
@@ -80,7 +99,7 @@ def measure(data: Path) -> tuple[int, int, int, int, list[tuple[str, str, str]]]
                 ok_all = False
                 refused.append((path.stem[:60], span, found))
         whole += ok_all
-    return accepted, total, whole, contracts, refused
+    return accepted, total, whole, contracts, nameless, refused
 
 
 def main() -> None:
@@ -89,17 +108,18 @@ def main() -> None:
     parser.add_argument("--data", type=Path, nargs="*", default=SLICES)
     parser.add_argument("--show", type=int, default=15, help="refusals listed per slice")
     args = parser.parse_args()
-    sums = [0, 0, 0, 0]
+    sums = [0, 0, 0, 0, 0]
     for data in args.data:
         if not (data / "labels.json").is_file():
             print(f"{data}: no labels.json, skipped")
             continue
-        accepted, total, whole, contracts, refused = measure(data)
-        for i, n in enumerate((accepted, total, whole, contracts)):
+        accepted, total, whole, contracts, nameless, refused = measure(data)
+        for i, n in enumerate((accepted, total, whole, contracts, nameless)):
             sums[i] += n
         print(
             f"{data.name:16} spans accepted {accepted:4}/{total:<4} {accepted / total:6.1%}   "
             f"contracts with every span accepted {whole:3}/{contracts:<3} {whole / contracts:6.1%}"
+            f"   (spans naming no party, left out: {nameless})"
         )
         for stem, span, found in refused[: args.show]:
             print(f"    refused {span!r:40} in {stem}  (found: {found[:120]})")
@@ -107,6 +127,7 @@ def main() -> None:
         print(
             f"{'TOTAL':16} spans accepted {sums[0]:4}/{sums[1]:<4} {sums[0] / sums[1]:6.1%}   "
             f"contracts with every span accepted {sums[2]:3}/{sums[3]:<3} {sums[2] / sums[3]:6.1%}"
+            f"   (spans naming no party, left out: {sums[4]})"
         )
 
 

@@ -1,4 +1,7 @@
-"""Clause-location score of the generic topic checklist on the CUAD dev contracts.
+"""Clause-location score of the generic topic checklist on CUAD's labelled contracts.
+
+By default on the 139 labelled filings (the dev and judgement slices); give folders to score
+others.
 
 For each of the twelve CUAD categories the generic plugin names verbatim, a prediction is a
 checklist item with that topic; its text is the clause's [start_offset, end_offset) slice of
@@ -26,6 +29,7 @@ import json
 import re
 import statistics
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,6 +43,21 @@ from contract_review.plugins.generic.topics import (
 from contract_review.structure_parser import StructureParser
 
 DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "cuad_dev"
+ALL_DATA = (DEFAULT_DATA, DEFAULT_DATA.parent / "cuad_judgement")
+"""The 139 labelled filings: the dev slice and the judgement slice."""
+Data = Path | Sequence[Path]
+
+
+def labelled(data: Data) -> list[tuple[dict[str, Any], Path]]:
+    """Every labelled contract of one data folder or several: (its CUAD record, its text
+    file)."""
+    dirs = [data] if isinstance(data, Path) else list(data)
+    out = []
+    for folder in dirs:
+        records: list[dict[str, Any]] = json.loads((folder / "labels.json").read_text("utf-8"))
+        out += [(r, folder / "contracts" / str(r["txt_file"])) for r in records]
+    return out
+
 
 _TOKEN = re.compile(r"\w+")
 
@@ -92,11 +111,10 @@ def fold_of(name: str, k: int) -> int:
     return int(hashlib.sha256(name.encode()).hexdigest(), 16) % k
 
 
-def folds(data_dir: Path, k: int) -> list[set[str]]:
+def folds(data_dir: Data, k: int) -> list[set[str]]:
     """The contracts' file names in `k` fixed folds (`fold_of`)."""
-    records: list[dict[str, Any]] = json.loads((data_dir / "labels.json").read_text("utf-8"))
     out: list[set[str]] = [set() for _ in range(k)]
-    for record in records:
+    for record, _ in labelled(data_dir):
         name = str(record["txt_file"])
         out[fold_of(name, k)].add(name)
     return out
@@ -117,7 +135,7 @@ def _located(structure: DocumentStructure) -> dict[str, list[str]]:
 
 
 def score(
-    data_dir: Path = DEFAULT_DATA,
+    data_dir: Data = DEFAULT_DATA,
     files: set[str] | None = None,
     rule: str = "smallest",
     where: str = "located",
@@ -130,17 +148,16 @@ def score(
     precision, recall}}, "macro": {precision, recall}, "micro": {...}, "contracts": n,
     "seconds": total checklist time, "slowest": (file, seconds)}.
     """
-    records: list[dict[str, Any]] = json.loads((data_dir / "labels.json").read_text("utf-8"))
     parser = StructureParser()
     counts = {c: _Counts() for c in CUAD_TOPICS}
     n = 0
     total_s = 0.0
     slowest: tuple[str, float] = ("", 0.0)
-    for record in records:
+    for record, path in labelled(data_dir):
         name = str(record["txt_file"])
         if files is not None and name not in files:
             continue
-        text = (data_dir / "contracts" / name).read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8")
         n += 1
         structure = parser.parse(text, document_id=name)
         t0 = time.perf_counter()
@@ -246,7 +263,7 @@ def report(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def cross_validated(data_dir: Path, k: int, rule: str) -> dict[str, Any]:
+def cross_validated(data_dir: Data, k: int, rule: str) -> dict[str, Any]:
     """Each fold scored as held out: per category the mean and the lowest fold's precision
     and recall, and the micro figures pooled over the held-out folds."""
     results = [score(data_dir, fold, rule) for fold in folds(data_dir, k)]
@@ -287,13 +304,14 @@ def cv_report(result: dict[str, Any], rule: str) -> str:
 def main(argv: list[str] | None = None) -> None:
     """Score the contracts under the data dir and print the table."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    ap.add_argument("data_dir", nargs="?", type=Path, default=DEFAULT_DATA)
+    ap.add_argument("data_dir", nargs="*", type=Path, default=list(ALL_DATA))
     ap.add_argument("--rule", choices=RULES, default="smallest")
     ap.add_argument("--folds", type=int, default=0, help="Score K held-out folds.")
     ap.add_argument("--where", choices=("located", "checklist"), default="located")
     args = ap.parse_args(argv)
-    if not (args.data_dir / "labels.json").exists():
-        raise SystemExit(f"no labels.json under {args.data_dir}")
+    for folder in args.data_dir:
+        if not (folder / "labels.json").exists():
+            raise SystemExit(f"no labels.json under {folder}")
     if args.folds:
         print(cv_report(cross_validated(args.data_dir, args.folds, args.rule), args.rule))
     else:

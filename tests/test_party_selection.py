@@ -336,3 +336,97 @@ def test_labels_set_off_by_dashes_or_commas() -> None:
     found = {p.name: p.labels for p in find_parties(_parse(quoted))}
     assert "BRIGHTLINE" in found["Brightline Networks B.V."]
     assert "TALLIS" in found["Tallis Mobile Limited"]
+
+
+_TOC = "".join(f"{n}. Heading {n} ........ {n + 2}\n" for n in range(1, 9))
+
+
+def test_a_party_labelled_past_a_long_cover_note_is_accepted() -> None:
+    """#30: the parties are named past a table of contents and a long cover note, further
+    than the preamble is read; a label the document gives a company anywhere is that party,
+    and the other parties are the other side."""
+    note = "The schedules to this agreement were omitted from the filing as immaterial. " * 90
+    text = (
+        "LICENCE AND SUPPLY AGREEMENT\n\nCONTENTS\n\n" + _TOC + "\n\n" + note + "\n\n"
+        "This Agreement is made on 4 March 2021 between Halvard Biologics AG, a company "
+        'organised under Swiss law ("Halvard"), and Penrose Cell Therapies, Inc., a Delaware '
+        'corporation ("Penrose").\n\n2. Heading 2\n\n2.1 Halvard shall supply the reagent.\n'
+        "2.2 Penrose shall pay each invoice within 30 days.\n"
+    )
+    structure = _parse(text)
+    side = resolve_party(structure, "penrose")
+    assert side.party is not None
+    assert "Penrose Cell Therapies, Inc." in side.party.labels
+    roles = party_roles(structure, side.our_party)
+    assert roles.resolved
+    assert "Penrose" in roles.our_aliases
+    assert "Halvard" in roles.their_aliases
+    assert resolve_party(structure, "Halvard Biologics AG").party is not None
+
+
+def test_parties_named_only_where_they_sign_are_accepted() -> None:
+    """A company and a person named only in the signature blocks: by name, by the first words
+    of a company's name, and a person by a signature; a capitalised term the contract defines
+    is no party."""
+    text = (
+        "SERVICES LETTER\n\n1. Services\n\n1.1 The consultant shall advise on the launch.\n\n"
+        '1.2 Fees are payable on the fifth Business Day of each month ("Business Day" means a '
+        "day banks open in London).\n\n2. Law\n\n2.1 English law governs this letter.\n\n"
+        "Signed for and on behalf of Marlowe Retail Group plc\n\nBy: ______________\n\n"
+        "Name: Alice Fenwick\n\nTitle: Director\n\n/s/ Tobias Renner\n\nTobias Renner\n"
+    )
+    structure = _parse(text)
+    for query in ("Marlowe Retail Group plc", "Marlowe", "Tobias Renner"):
+        side = resolve_party(structure, query)
+        assert side.party is not None, query
+    assert resolve_party(structure, "Marlowe").party.name == "Marlowe Retail Group plc"  # type: ignore[union-attr]
+    with pytest.raises(PartyNotFound):
+        resolve_party(structure, "Business Day")
+
+
+def test_a_label_that_acts_as_a_party_is_accepted_and_a_thing_is_not() -> None:
+    """A quoted label the preamble never tied to a name ('the "Operator"') is a party when
+    the contract makes it act as parties do (agree, pay, indemnify, terminate); a defined
+    thing ('the "Equipment"') is not."""
+    text = (
+        "OPERATING AGREEMENT\n\nThis agreement concerns the terminal at Kessock Quay (the "
+        '"Terminal") and the plant installed there (the "Equipment").\n\n1. Operation\n\n'
+        '1.1 The operator appointed under Schedule 2 (the "Operator") shall provide the '
+        "services.\n1.2 The Operator agrees to keep the Equipment in good repair.\n"
+        "1.3 The Operator shall indemnify the owner against third-party claims.\n"
+        "1.4 The Equipment shall be insured.\n"
+    )
+    structure = _parse(text)
+    side = resolve_party(structure, "Operator")
+    assert side.party is not None
+    with pytest.raises(PartyNotFound):
+        resolve_party(structure, "Equipment")
+
+
+def test_a_capitals_label_after_a_name_and_address_is_accepted() -> None:
+    """'ACME FIELD SERVICES OF 12 HIGH STREET, LEEDS (ACME)': the label in capitals is a word
+    of the name an address follows."""
+    text = (
+        "DISTRIBUTOR AGREEMENT\n\n1. IDENTIFICATION:\n\nBRAMBLE FIELD SERVICES OF 12 HIGH "
+        "STREET, LEEDS LS1 4AB (BRAMBLE) certifies that the Products furnished under this "
+        "agreement by NORTHGATE PROBE SYSTEMS, INC. OF 40 MILL LANE, AUSTIN, TEXAS 78701 "
+        "(NPS) will be resold by BRAMBLE.\n\n2. PRICES:\n\nNPS may change its prices.\n"
+    )
+    structure = _parse(text)
+    ours = resolve_party(structure, "BRAMBLE")
+    assert ours.party is not None
+    assert "BRAMBLE FIELD SERVICES" in ours.party.labels
+    roles = party_roles(structure, "BRAMBLE")
+    assert "BRAMBLE" in roles.our_aliases
+
+
+def test_a_filing_page_stamp_is_no_party() -> None:
+    """'Source: ACME CORP, 8-K, 10/1/2008' printed on each page names no party."""
+    text = (
+        "Source: HARTWELL MEDIA CORP, 8-K, 10/1/2008\n\nCONTENT LICENSE AGREEMENT\n\nThis "
+        'Agreement is made between Hartwell Media Corp. ("Licensor") and Quinta Cable LLC '
+        '("Licensee").\n\n1. Licence\n1.1 Licensor grants Licensee a licence.\n'
+    )
+    parties = find_parties(_parse(text))
+    assert all("Source" not in p.labels for p in parties)
+    assert {p.name for p in parties} == {"Hartwell Media Corp.", "Quinta Cable LLC"}

@@ -74,6 +74,11 @@ class LoadedText(_Model):
     warnings: list[str] = Field(default_factory=list, description="Things the user should know.")
     encoding: str | None = Field(None, description="Detected encoding of a text file.")
     page_count: int | None = Field(None, description="Number of pages of a PDF.")
+    unread_pages: list[int] = Field(
+        default_factory=list,
+        description="Pages of a PDF whose text could not be read (no text layer, or past the "
+        "page limit), 1-based.",
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -670,6 +675,29 @@ class ClauseInventory(_Model):
         return next((e for e in self.entries if e.category == category), None)
 
 
+class GapKind(StrEnum):
+    """Why part of a contract could not be checked."""
+
+    ONE_CLAUSE = "one_clause"
+    """Nothing was numbered: the whole contract was read as one clause."""
+    DOMINANT_CLAUSE = "dominant_clause"
+    """One clause's own text covers most of the contract: its terms were not told apart."""
+    NO_PARTY = "no_party"
+    """No party was found in the preamble: nothing could be judged from a side."""
+    UNREAD_PAGES = "unread_pages"
+    """Pages whose text could not be read."""
+
+
+class CoverageGap(_Model):
+    """A part of the contract the review could not check properly, for the report's "what
+    could not be checked" (and a verdict that does not claim a clean bill)."""
+
+    kind: GapKind = Field(description="What failed.")
+    clause_id: str = Field("", description="The clause concerned (dominant clause), if any.")
+    share: float = Field(0.0, ge=0, le=1, description="Share of the text that clause covers.")
+    pages: list[int] = Field(default_factory=list, description="The pages concerned, 1-based.")
+
+
 class ReviewResult(_Model):
     """A finished (or partly finished) review, as the exports need it."""
 
@@ -695,6 +723,11 @@ class ReviewResult(_Model):
     )
     summary_notes: str = Field("", description="Overall summary.")
     warnings: list[str] = Field(default_factory=list, description="Things the reader must know.")
+    coverage_gaps: list[CoverageGap] = Field(
+        default_factory=list,
+        description="Parts of the contract that could not be checked properly (structure not "
+        "read, no party found, unreadable pages).",
+    )
     hidden_text: list[HiddenTextSpan] = Field(
         default_factory=list, description="Hidden text found in the contract file."
     )

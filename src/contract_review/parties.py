@@ -261,6 +261,8 @@ _ROLE_LIKE = re.compile(r"[\u4e00-\u9fff]{1,5}(?:方|人|商|者)|[A-Z][a-z]+(?:
 """What a party's role word looks like ('保管人', 'Warehouseman', 'Service Recipient')."""
 
 
+_FILING_STAMP = re.compile(r",\s*[A-Z0-9][\w./() -]{0,15},\s*\d{1,2}/\d{1,2}/\d{2,4}\s*$")
+"""The stamp a filing service prints on each page: 'PARETEUM CORP, 8-K, 10/1/2008'."""
 _ZH_COMPANY = re.compile(_ZH_SUFFIX + r"$")
 _DOC_PARTS = re.compile(
     r"\b(?:conditions|schedules?|exhibits?|attachments?|annex(?:es)?|appendi(?:x|ces))\b", re.I
@@ -411,6 +413,9 @@ def _inline_labels(text: str) -> list[list[str]]:
         role = m.group(1)
         if role.casefold() in _NOT_ROLES:
             continue
+        line_end = text.find("\n", m.end())
+        if _FILING_STAMP.search(text[m.end() : line_end if line_end >= 0 else len(text)]):
+            continue  # 'Source: PF HOSPITALITY GROUP INC., 10-12G, 9/23/2015': a page stamp
         run = _NAME_RUN.match(text, m.end())
         if run is None:
             continue
@@ -435,6 +440,8 @@ def contract_parties(structure: DocumentStructure | None) -> list[list[str]]:
         # a parenthesis naming a party ('Acme Ltd (the "Supplier")') is read with the preamble
         if not _is_label(d.term) or d.source == "inline":
             continue
+        if _FILING_STAMP.search(d.definition.split("\n", 1)[0]):
+            continue  # 'Source: PF HOSPITALITY GROUP INC., 10-12G, 9/23/2015': a page stamp
         group = [_clean(d.term)]
         name = _leading_name(d.definition)
         if name:
@@ -446,6 +453,8 @@ def contract_parties(structure: DocumentStructure | None) -> list[list[str]]:
             groups.append(group)
     text = _preamble_text(structure)
     for m in _LABEL_LINE.finditer(text):
+        if _FILING_STAMP.search(m.group(3)):
+            continue  # 'Source: PARETEUM CORP, 8-K, 10/1/2008': the filing's page stamp
         # "披露方（以下简称“甲方”）：…公司" names the short label inside the brackets
         second = m.group(2) and _ZH_SHORT_NAME.sub("", m.group(2)).strip("“”\"' ")
         labels = [lab for lab in (m.group(1), second) if lab and _is_label(lab)]
@@ -569,6 +578,18 @@ def _resolve(structure: DocumentStructure | None, our_party: str) -> PartyRoles:
     if wanted_role is None and wanted in GENERIC_LABELS and wanted not in linked_generic:
         wanted_role = GENERIC_LABELS[wanted]
     ours = _our_group(groups, wanted, wanted_role)
+    if ours is None and (named := _named_in_document(structure, " ".join(wanted.split()))):
+        # the preamble named no one, or not us: the other side is every other party the
+        # document labels
+        few = structure is not None and len(groups) < 2
+        labelled = _document_labels(_document_text(structure)) if structure and few else []
+        ours = named
+        known = {a.casefold() for g in groups for a in g} | {a.casefold() for a in named}
+        groups = [
+            *groups,
+            *_merge([g for g in labelled if not {a.casefold() for a in g} & known]),
+            named,
+        ]
     our_roles = _group_roles(ours) if ours else []
     if wanted_role and wanted_role not in our_roles:
         our_roles.insert(0, wanted_role)
@@ -1325,13 +1346,162 @@ def _org_before(text: str, end: int, after: int = 0) -> str | None:
             continue
         name = re.sub(r"\s+", " ", run.group()).strip(" ,")
         # A company form in lower case ends the name too: 'Castellan Holdings plc'.
-        form = re.match(r",?\s+(?:plc|ltd|llc|gmbh|inc)\.?(?![A-Za-z])", head[run.end() :])
+        form = _LOWER_FORM.match(head, run.end())
         name += form.group() if form else ""
         suffix = re.search(r"^(.*?(?<![A-Za-z])" + _EN_SUFFIX + r")(?![A-Za-z])", name)
         name = suffix.group(1) if suffix else name
         if 2 <= len(name) <= 90 and not _is_doc_phrase(name):
             return name
     return None
+
+
+_LABEL_REACH = 200
+"""How far after a company's name the label it is given may stand (its description between)."""
+_CLOSING = 0.2
+"""The share of a document at its end where its signature blocks are looked for."""
+
+
+def _document_text(structure: DocumentStructure) -> str:
+    return "\n\n".join(c.text for c in structure.clauses)
+
+
+def _document_labels(text: str) -> list[list[str]]:
+    """[label, name] of every party label the whole document gives a company or person —
+    wherever its preamble is ('… Miltenyi Biotec GmbH ("Miltenyi") and Bellicum
+    Pharmaceuticals, Inc. ("Bellicum")' past a table of contents): the label of a company
+    named just before it, or made of its name's words; not a thing a company's clause defines
+    ('About.com, Inc. … (the "About Content")')."""
+    groups: list[list[str]] = []
+    after = 0
+    for start, end, raw, bare in _label_marks(text):
+        previous, after = after, end
+        label = _clean(raw)
+        name = _org_before(text, start, previous)
+        if name is not None:  # 'COMWARE TECHNICAL SERVICES OF 17922 SKY PARK …': no address
+            name = re.split(r"\s+of\s+\d|,?\s+\d", name, maxsplit=1, flags=re.IGNORECASE)[0]
+        if name is None or len(label) < 2 or not _looks_like_name(name):
+            continue
+        # in capitals, a word of the name ('… SERVICES OF <address> (COMWARE)')
+        spelled = label.isupper() and all(w in name.split() for w in label.split())
+        company = _ANY_CASE_SUFFIX.search(name)
+        if bare and not (company or spelled):
+            continue
+        close = text.rfind(name.split()[-1], 0, start)
+        if (
+            (
+                company
+                and (
+                    _names(label, name)
+                    or role_key(label) is not None
+                    or 0 <= start - close < _LABEL_REACH
+                )
+            )
+            or (_person(name) and _names(label, name))
+            or spelled
+        ):
+            groups.append([label, name] if name.casefold() != label.casefold() else [label])
+    return groups
+
+
+def _named_in_document(structure: DocumentStructure | None, wanted: str) -> list[str] | None:
+    """A party the preamble did not name, found elsewhere in the document by the word a
+    lawyer typed: a label the document gives a company or person anywhere
+    (`_document_labels`), a quoted label that acts as parties do, or a company's or person's
+    name in the opening or by a signature. The alias group found ([the word as written, its
+    name]), or None."""
+    if structure is None or not wanted or _is_doc_phrase(wanted) or is_pronoun(wanted):
+        return None
+    text = _document_text(structure)
+    want = wanted.casefold()
+    for group in _document_labels(text):
+        if " ".join(group[0].split()).casefold() == want:
+            return group
+    if _acts_as_party(text, wanted):
+        return [wanted]
+    defined = {" ".join(d.split()).casefold() for d in structure.definitions}
+    if not _capitalised(wanted) or want in defined:
+        return None  # a term the contract defines ('Business Day') names no party
+    # a name: in the opening (past a table of contents) or by a signature, followed by the
+    # rest of a company's name when the lawyer typed its first words ('Bellicum')
+    closing = int(len(text) * (1 - _CLOSING))
+    words = r"\s+".join(map(re.escape, wanted.split()))
+    for m in re.finditer(r"(?<![\w.])" + words + r"(?![\w])", text, re.IGNORECASE):
+        signed = bool(_SIGNATURE.search(text, max(0, m.start() - 150), m.end() + 150))
+        if _OPENING < m.start() < closing and not signed:
+            continue
+        run = _NAME_RUN.match(text, m.start())
+        found = " ".join(m.group().split())
+        longer = " ".join(run.group().split()).strip(" ,") if run else found
+        lower = _LOWER_FORM.match(text, run.end()) if run else None
+        longer += lower.group() if lower else ""  # 'Marlowe Retail Group plc'
+        forms = list(_ORG_FORM.finditer(longer))  # 'Marlowe Retail Group plc': the last
+        if forms:
+            longer = longer[: forms[-1].end()]
+        group = [found] if longer.casefold() == found.casefold() else [found, longer]
+        if _ORG_FORM.search(" ".join(group)) or (
+            _person(found) and (signed or _INDIVIDUAL.search(text, m.end(), m.end() + 120))
+        ):
+            return group
+    return None
+
+
+_AGENT_VERBS = (
+    r"(?:agrees?|acknowledges?|represents?|warrants?|covenants?|undertakes?|hereby|"
+    r"(?:shall|will|must)\s+(?:not\s+)?(?:pay|provide|indemnify|notify|use|maintain|deliver|"
+    r"perform|obtain|purchase|sell|supply|keep|furnish|cooperate|assist|submit|promptly|"
+    r"reimburse|procure|invoice|comply)|may\s+(?:terminate|request|elect|assign|require|audit|"
+    r"inspect|cancel))\b"
+)
+"""What a party does and a thing does not: agree, warrant, pay, indemnify, terminate."""
+_ACTS = 2
+"""How often a quoted label must act as a party does ('the Operator shall provide …')."""
+
+
+def _acts_as_party(text: str, wanted: str) -> bool:
+    """Whether the document gives `wanted` as a quoted label and makes it act as parties
+    do — agree, warrant, pay, indemnify, terminate (`_AGENT_VERBS`) — at least `_ACTS` times. 'Operator', 'Underwriter', 'Lenders':
+    labels a preamble did not tie to a name."""
+    if not wanted[:1].isupper() or len(wanted.split()) > 4:
+        return False
+    words = r"\s+".join(map(re.escape, wanted.split()))
+    if not re.search(r"[\"“]\s*(?:the\s+)?" + words + r"\s*[\"”]", text):
+        return False
+    acting = re.findall(r"(?<![\w-])" + words + r"\s+" + _AGENT_VERBS, text)
+    return len(acting) >= _ACTS
+
+
+_ORG_FORM = re.compile(
+    r"(?<![A-Za-z])(?:" + _EN_SUFFIX + r"|L\.?P|Incorporated|S\.?p\.?A|S\.?[àa]\.?\s?r\.?\s?l|"
+    r"S\.?r\.?l|Sdn\.?\s+Bhd|Bhd|Berhad|AB|Tbk|Oy|ASA?|ApS|KG(?:aA)?|SE|N\.?A|FSB|"
+    r"National\s+Association|Bank|Trust|Fund|University|Foundation|Association)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+"""A company's or institution's form, wider than the preamble's (`_EN_SUFFIX`): a name the
+lawyer typed that the document holds with one of these is an organisation."""
+_LOWER_FORM = re.compile(r",?\s+(?:plc|ltd|llc|gmbh|inc)\.?(?![A-Za-z])")
+"""A company form in lower case, which a name run (capitalised words) stops before."""
+_SIGNATURE = re.compile(r"(?i)\bby\s*:|/s/|\bname\s*:|\bon\s+behalf\s+of\b")
+"""The marks of a signature block, near a name that signs."""
+
+
+_INDIVIDUAL = re.compile(
+    r"^[\s,(]*(?:an?\s+individual|an?\s+(?:resident|citizen)\b|residing\b)"
+    r"|^[\s,]*(?:[A-Z][\w.]*\s*){0,3}(?:\n|\s{2,})\s*(?:title|date|its|name)\b",
+    re.IGNORECASE,
+)
+"""What follows a person's name that is a party: ', an individual', or the lines of a
+signature block ('Paul Silas\n Date: …')."""
+
+
+def _person(name: str) -> bool:
+    """A person's name as a party: two to four capitalised words ('Kathy Whitworth', 'Gregory
+    P. Spivy'), or with a title ('Mr. Zheng')."""
+    words = name.split()
+    if re.match(r"(?i)(?:mr|mrs|ms|dr|prof)\.?\s", name):
+        return True
+    return 2 <= len(words) <= 4 and all(
+        re.fullmatch(r"[A-Z][a-z'’\-]+|[A-Z]\.|[A-Z][a-z]*[A-Z][a-z]+", w) for w in words
+    )
 
 
 def _is_doc_phrase(text: str) -> bool:
@@ -1559,6 +1729,14 @@ def resolve_party(
         index = _unlabelled_counterpart([p.roles for p in parties], role)
         if index is not None:
             return OurSide(party=parties[index], our_party=wanted)
+    named = _named_in_document(structure, spaced)
+    if named is not None:
+        labels = tuple(_unique(named))
+        names = [a for a in labels if _looks_like_name(a) or _ORG_FORM.search(a)]
+        party = Party(
+            name=max(names or labels, key=len), labels=labels, roles=tuple(_group_roles(labels))
+        )
+        return OurSide(party=party, our_party=labels[0])
     # A role word or label the document uses for a party its preamble does not introduce
     # (General Conditions, a contract without a preamble): accepted as written.
     known_word = role is not None or wanted in GENERIC_LABELS

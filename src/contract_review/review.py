@@ -33,6 +33,7 @@ from contract_review._lifecycle import (
     report_saved_writes,
     restart_state,
 )
+from contract_review.analysis.coverage import coverage_gaps
 from contract_review.config import Settings, get_settings
 from contract_review.decisions import DecisionLog, default_reviewer, stamped
 from contract_review.documents import load_task_documents
@@ -748,6 +749,7 @@ def _write_outputs(
             *_llm_warnings(clauses, llm_usage is not None),
             *manifest.stale_decisions,
         ],
+        coverage_gaps=coverage_gaps(structure, content),
         hidden_text=list(content.hidden_spans) if content else [],
         is_complete=bool(final.get("is_complete")),
         inventory=_inventory(options.domain, structure),

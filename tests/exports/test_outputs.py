@@ -411,3 +411,41 @@ def test_a_standard_form_without_its_text_says_what_was_not_checked(tmp_path: Pa
         "all",
     )
     assert "No baseline document" not in (with_gc / "report.md").read_text(encoding="utf-8")
+
+
+def _unchecked(md: str, head: str = "### What could not be checked") -> str:
+    return md[md.index(head) : md.index("## ", md.index(head) + len(head))]
+
+
+def test_a_contract_read_as_one_clause_is_not_given_a_clean_bill(tmp_path: Path) -> None:
+    """#30: nothing numbered, so nothing could be checked clause by clause; the report says so
+    and the verdict does not claim that no issue was found against the playbook."""
+    paragraph = (
+        "The Supplier shall deliver the goods described in the order to the Buyer's premises "
+        "within the time stated in the order, and the Buyer shall pay the price stated there."
+    )
+    text = (
+        'SUPPLY LETTER\n\nThis letter is between Alder Mills Ltd ("Supplier") and Birch Foods '
+        'plc ("Buyer").\n\n' + "\n\n".join([paragraph] * 12) + "\n"
+    )
+    letter = tmp_path / "letter.txt"
+    letter.write_text(text, encoding="utf-8")
+    out = _review(tmp_path, "out", str(letter), "--party", "Buyer", "--approve", "none")
+    md = (out / "report.md").read_text(encoding="utf-8")
+    assert "it was read as one clause" in _unchecked(md)
+    verdict = md[
+        md.index("## Verdict") : md.index("### Top issues")
+        if "### Top issues" in md
+        else md.index("### What was checked")
+    ]
+    assert "cannot vouch for what it did not find" in verdict
+    assert "No issue found against the playbook" not in verdict
+    assert [g.kind.value for g in _result(out).coverage_gaps] == ["one_clause"]
+
+
+def test_a_numbered_contract_has_no_structure_gap(tmp_path: Path) -> None:
+    out = _supply(tmp_path, "none")
+    md = (out / "report.md").read_text(encoding="utf-8")
+    assert "read as one clause" not in md
+    assert "cannot vouch" not in md
+    assert _result(out).coverage_gaps == []

@@ -214,6 +214,7 @@ def test_page_cap_reads_only_the_first_pages(tmp_path: Path) -> None:
     assert len(loaded.warnings) == 1
     assert "first 2 of 4 pages" in loaded.warnings[0]
     assert "skipped" in loaded.warnings[0]
+    assert loaded.unread_pages == [3, 4]
 
 
 def test_blank_page_inside_a_text_pdf_is_reported(tmp_path: Path) -> None:
@@ -225,6 +226,7 @@ def test_blank_page_inside_a_text_pdf_is_reported(tmp_path: Path) -> None:
     assert [block.locator for block in loaded.blocks] == ["page 1", "page 2"]
     assert len(loaded.warnings) == 1
     assert "page(s) 2 have no text layer" in loaded.warnings[0]
+    assert loaded.unread_pages == [2]
 
 
 def test_a_pdf_whose_lines_repeat_on_every_page_is_read(tmp_path: Path) -> None:

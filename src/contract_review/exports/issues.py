@@ -19,14 +19,17 @@ from typing import Any
 
 import yaml
 
+from contract_review.analysis.coverage import structure_failed
 from contract_review.analysis.titles import risk_title
 from contract_review.models import (
     LLM_SOURCE,
     AgentRunInfo,
     ClauseFindings,
+    CoverageGap,
     DiffStatus,
     DocumentDiff,
     FavourableTerm,
+    GapKind,
     ReviewResult,
     RiskLevel,
     RiskPoint,
@@ -566,6 +569,7 @@ def _favourable(result: ReviewResult) -> list[FavourableTerm]:
 
 def _verdict(view: ReviewView) -> list[str]:
     m, counts = view.m, view.counts
+    unsure = structure_failed(view.result.coverage_gaps)
     lines = []
     if counts["high"]:
         lines.append(m("verdict_high", n=counts["high"]))
@@ -574,7 +578,9 @@ def _verdict(view: ReviewView) -> list[str]:
     elif counts["low"]:
         lines.append(m("verdict_low", n=counts["low"]))
     else:
-        lines.append(m("verdict_none"))
+        lines.append(m("verdict_none_unsure" if unsure else "verdict_none"))
+    if unsure:
+        lines.append(m("verdict_structure"))
     if view.redlines.get("pending"):
         lines.append(m("verdict_waiting", n=view.redlines["pending"]))
     unfinished = sum(1 for s in view.sections if not s.completed)
@@ -671,7 +677,17 @@ def _unchecked(result: ReviewResult, m: Messages, has_baseline: bool, unplaced: 
         lines.append(m("incomplete_clauses", n=unfinished))
     if unplaced:
         lines.append(m("unplaced", n=unplaced))
+    lines.extend(_gap_line(gap, m) for gap in result.coverage_gaps)
     return lines
+
+
+def _gap_line(gap: CoverageGap, m: Messages) -> str:
+    """One part of the contract that could not be checked, in the outputs' language."""
+    if gap.kind is GapKind.DOMINANT_CLAUSE:
+        return m("gap_dominant_clause", clause=gap.clause_id, share=f"{gap.share:.0%}")
+    if gap.kind is GapKind.UNREAD_PAGES:
+        return m("gap_unread_pages", pages=", ".join(str(p) for p in gap.pages))
+    return m(f"gap_{gap.kind.value}")
 
 
 def _warnings(result: ReviewResult, m: Messages) -> list[str]:

@@ -96,12 +96,14 @@ def read_pdf(path: Path, settings: Settings) -> LoadedText:
             f"{path.name}: page(s) {listed}{more} have no text layer (blank or scanned); "
             "their content is missing"
         )
+    skipped = list(range(len(raw_pages) + 1, page_count + 1))
     return LoadedText(
         format=DocumentFormat.PDF,
         text=text,
         blocks=blocks,
         page_count=page_count,
         warnings=warnings,
+        unread_pages=[*blank, *skipped],
     )
 
 

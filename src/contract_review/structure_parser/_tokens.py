@@ -144,6 +144,15 @@ def _is_boundary(text: str, pos: int) -> bool:
     return ch == "" or ch in " \t\n\u3000\u00a0" or bool(_CJK.match(ch))
 
 
+def _run_in(text: str, num: str, punct: str, end: int) -> bool:
+    """'1.PROMOTION OFFER:', '11.1Warranty.': a dotted number run into a capitalised word, as
+    text extracted from PDF loses the tab after it. Two letters at least ('2.B' is no word)."""
+    if "." not in num and punct != ".":
+        return False
+    word = text[end : end + 2]
+    return len(word) == 2 and word[0].isupper() and word[1].isalpha() and word.isascii()
+
+
 def _skip_space(text: str, pos: int) -> int:
     n = len(text)
     while pos < n and text[pos] in " \t\u3000\u00a0":
@@ -209,7 +218,7 @@ def _match_decimal(text: str, start: int, p: int) -> Token | None:
     nxt = _next_char(text, end)
     if nxt.isdigit() or nxt in "%,/-$":
         return None
-    if not _is_boundary(text, end):
+    if not _is_boundary(text, end) and not _run_in(text, num, punct, end):
         return None
     word = _first_word(text, end).lower()
     if word in _QUANTITY_WORDS:
