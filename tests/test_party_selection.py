@@ -430,3 +430,106 @@ def test_a_filing_page_stamp_is_no_party() -> None:
     parties = find_parties(_parse(text))
     assert all("Source" not in p.labels for p in parties)
     assert {p.name for p in parties} == {"Hartwell Media Corp.", "Quinta Cable LLC"}
+
+
+def test_a_person_who_is_a_party_is_accepted_by_name_and_surname() -> None:
+    """'…, an individual': a person the preamble names without a label is a party, called by
+    name or surname; the company is the other side."""
+    text = (
+        "ENDORSEMENT AGREEMENT\n\nThis Agreement is made as of 2 June 2004 by and between "
+        'Larchmont Apparel Co., a Georgia corporation ("Company"), and Imogen Vasquez, an '
+        "individual residing in Savannah, Georgia.\n\n1. Appearances\n1.1 Vasquez shall appear "
+        "at three events.\n"
+    )
+    structure = _parse(text)
+    for query in ("Imogen Vasquez", "vasquez"):
+        side = resolve_party(structure, query)
+        assert side.party is not None
+        assert side.party.name == "Imogen Vasquez"
+    roles = party_roles(structure, "Vasquez")
+    assert "Larchmont Apparel Co." in roles.their_aliases
+
+
+@pytest.mark.parametrize(
+    "labels",
+    [
+        ('(hereafter referred to as "Professional")', '(hereinafter "Client")'),
+        ('(the "Professional)', '("Client)'),
+        ('(Professional")', '(the "Client")'),
+    ],
+    ids=["hereafter", "closing-quote-missing", "opening-quote-missing"],
+)
+def test_labels_in_every_style_go_to_their_own_party(labels: tuple[str, str]) -> None:
+    """'hereafter' as 'hereinafter', and a label missing a quote mark, name the party they
+    follow; a missed label must not hand the next one to the wrong company."""
+    text = (
+        f"SERVICES AGREEMENT\n\nThis Agreement is made between Quarry Lane Analytics LLC "
+        f"{labels[0]} and Tidewater Clinics Inc. {labels[1]}.\n\n1. Services\n1.1 Professional "
+        "shall perform the services for the Client.\n"
+    )
+    structure = _parse(text)
+    named = {p.name: p.labels for p in find_parties(structure)}
+    assert "Professional" in named["Quarry Lane Analytics LLC"]
+    assert "Client" in named["Tidewater Clinics Inc."]
+    assert resolve_party(structure, "professional").party.name == "Quarry Lane Analytics LLC"  # type: ignore[union-attr]
+
+
+def test_companies_named_without_labels_face_each_other() -> None:
+    """'by and between A Inc. and B LLC, each a "Party"': both are parties, each the other's
+    other side."""
+    text = (
+        "SUPPLY AGREEMENT\n\nThis Supply Agreement is made by and between Heron Bakeries Inc. "
+        'and Cobalt Cartons LLC, each a "Party".\n\n1. Supply\n1.1 Cobalt Cartons LLC shall '
+        "supply the cartons.\n"
+    )
+    structure = _parse(text)
+    assert [p.name for p in find_parties(structure)] == [
+        "Heron Bakeries Inc.",
+        "Cobalt Cartons LLC",
+    ]
+    roles = party_roles(structure, "Heron Bakeries")
+    assert "Cobalt Cartons LLC" in roles.their_aliases
+
+
+ZH_MODEL = """建设工程勘察设计合同
+
+第一部分 合同协议书
+
+发包人（全称）：临江城市更新投资有限公司
+设计人（全称）：远川建筑设计研究院有限公司
+
+第二部分 通用合同条款
+
+1. 一般约定
+1.1 合同当事人
+1.1.1 发包人：是指与设计人签订合同协议书的当事人。
+1.1.2 分包人：是指按照法律规定和合同约定，承接部分设计工作的单位。
+
+2. 发包人义务
+2.1 发包人应当按期支付设计费。
+"""
+
+
+@pytest.mark.parametrize("query", ["设计人", "远川建筑设计研究院有限公司", "designer"])
+def test_a_model_contract_names_its_parties_in_the_agreement_form(query: str) -> None:
+    """A Chinese model contract names its parties in its 协议书 ('设计人（全称）：…'); its
+    definitions ('分包人：是指按照…的单位') describe roles and name no party."""
+    structure = _parse(ZH_MODEL)
+    parties = find_parties(structure)
+    assert [p.name for p in parties] == ["临江城市更新投资有限公司", "远川建筑设计研究院有限公司"]
+    side = resolve_party(structure, query)
+    assert side.party is not None
+    assert side.party.name == "远川建筑设计研究院有限公司"
+    assert "临江城市更新投资有限公司" in party_roles(structure, query).their_aliases
+
+
+def test_a_third_party_label_is_accepted() -> None:
+    text = (
+        "借款担保合同\n\n甲方（出借人）：宁海商贸有限公司\n乙方（借款人）：甬江物流有限公司\n"
+        "丙方（保证人）：东钱湖投资有限公司\n\n第一条 借款\n乙方应当按期还款。\n"
+    )
+    structure = _parse(text)
+    for query in ("丙方", "保证人", "guarantor"):
+        side = resolve_party(structure, query)
+        assert side.party is not None
+        assert side.party.name == "东钱湖投资有限公司"

@@ -94,12 +94,18 @@ ROLE_SYNONYMS: dict[str, tuple[str, ...]] = {
     "franchisee": ("Franchisee", "被特许人", "被特许方"),
     "orderer": ("定作人", "定作方"),
     "processor": ("承揽人", "承揽方"),
+    "designer": ("Designer", "设计人", "设计方", "设计单位"),
+    "supervisor": ("Supervisor", "监理人", "监理方", "监理单位"),
+    "guarantor": ("Guarantor", "Surety", "担保人", "担保方", "保证人"),
 }
 """Canonical role → the words contracts use for it, English and Chinese."""
 
 COUNTERPARTS: dict[str, tuple[str, ...]] = {
     "contractor": ("employer",),
-    "employer": ("contractor",),
+    "employer": ("contractor", "designer", "supervisor"),
+    "designer": ("employer",),
+    "supervisor": ("employer",),
+    "guarantor": ("lender", "buyer", "seller", "franchisor"),
     "buyer": ("seller", "supplier"),
     "seller": ("buyer",),
     "supplier": ("customer", "buyer"),
@@ -148,8 +154,13 @@ GENERIC_LABELS: dict[str, str] = {
     "乙方": "contractor",
     "Party A": "employer",
     "Party B": "contractor",
+    "丙方": "",
+    "丁方": "",
+    "Party C": "",
+    "Party D": "",
 }
-"""Positional labels; their role comes from the contract, else (construction) this default."""
+"""Positional labels; their role comes from the contract, else (construction) this default
+('' for a third or fourth party: no default)."""
 
 _BOTH_PHRASES = (
     "each Party",
@@ -230,8 +241,8 @@ _LABEL_LINE = re.compile(
 )
 # Acme Ltd (the "Supplier"), Acme Ltd (hereinafter referred to as "Supplier")
 _EN_PAREN_LABEL = re.compile(
-    r"\(\s*(?:hereinafter\s+(?:referred\s+to\s+as\s+|called\s+)?|together\s+with[^()]{0,80}?,\s*)?"
-    r"(?:the\s+)?[\"“]([^\"”\n]{1,40})[\"”]\s*\)"
+    r"\(\s*(?:here(?:in)?after\s+(?:referred\s+to\s+as\s+|called\s+)?|together\s+with[^()]{0,80}?,\s*)?"
+    r"(?:the\s+)?[\"“]([^\"”\n()]{1,40})[\"”]?\s*\)"
 )
 # 某某公司（以下简称“甲方”）
 _ZH_PAREN_LABEL = re.compile(
@@ -338,6 +349,10 @@ def _leading_name(definition: str) -> str | None:
     if suffix:
         name += suffix.group(0)
     name = _clean(name)
+    if has_cjk(name) and ("的" in name or not (_is_company(name) or len(name) <= 4)):
+        # '分包人：是指按照法律规定和合同约定，分包…的单位', '监理人：受甲方委托…的…有限公司':
+        # a description, not a name
+        return None
     return name if _looks_like_name(name) else None
 
 
@@ -386,14 +401,23 @@ _BETWEEN = re.compile(
 )
 
 
+def _names_parties(text: str) -> bool:
+    """Whether a text names parties as a preamble does: 'between A and B', or a label line
+    with a company's name ('Employer: Coastal Water Authority', '设计人（全称）：…有限公司')."""
+    if _BETWEEN.search(text[:1000]):
+        return True
+    return any(_is_company(_clean(m.group(3))) for m in _LABEL_LINE.finditer(text))
+
+
 def _preamble_text(structure: DocumentStructure) -> str:
     parts = [c.text for c in structure.clauses if c.kind is ClauseKind.PREAMBLE]
     firsts = [c for c in structure.clauses if c.kind is not ClauseKind.PREAMBLE][:1]
     if not parts:
         parts = [c.text[:2000] for c in firsts]
-    elif sum(map(len, parts)) < 300 and firsts and _BETWEEN.search(firsts[0].text[:1000]):
-        # a title alone before '1. Introduction This Agreement … between A and B': the parties
-        # are named in the first clause
+    elif sum(map(len, parts)) < 300 and firsts and _names_parties(firsts[0].text[:2000]):
+        # a title alone before '1. Introduction This Agreement … between A and B', or before
+        # the 协议书 of a model contract ('发包人（全称）：…有限公司'): the parties are named in
+        # the first clause or part
         parts.append(firsts[0].text[:2000])
     return "\n".join(parts)[:20_000]
 
@@ -576,7 +600,7 @@ def _resolve(structure: DocumentStructure | None, our_party: str) -> PartyRoles:
     }
     wanted_role = role_key(wanted)
     if wanted_role is None and wanted in GENERIC_LABELS and wanted not in linked_generic:
-        wanted_role = GENERIC_LABELS[wanted]
+        wanted_role = GENERIC_LABELS[wanted] or None
     ours = _our_group(groups, wanted, wanted_role)
     if ours is None and (named := _named_in_document(structure, " ".join(wanted.split()))):
         # the preamble named no one, or not us: the other side is every other party the
@@ -1269,11 +1293,14 @@ _LABEL_BODY = _NAME_START + r"[A-Za-z0-9&.'\- ]{0,38}[A-Za-z0-9.]"
 # (hereinafter referred to as "CUTANEA"), ("Agency"; each a "Party"); unquoted only as an
 # acronym, (MICOA), or after "as", (as Company).
 _PREAMBLE_LABEL = re.compile(
-    r"\(\s*(?:(?:the|hereinafter(?:\s+(?:referred\s+to|called|named|defined))?(?:\s+as)?"
-    r"|herein)\s+)?(?:the\s+)?(?:[\"“”]\s*(?:the\s+)?(" + _LABEL_BODY + r")\s*[\"“”]"
+    r"\(\s*(?:(?:the|here(?:in)?after(?:\s+(?:referred\s+to|called|named|defined))?(?:\s+as)?"
+    # a closing quote may be missing before the parenthesis closes: '(the "Professional)'
+    r"|herein)\s+)?(?:the\s+)?(?:[\"“”]\s*(?:the\s+)?(" + _LABEL_BODY + r")\s*(?:[\"“”]|(?=\)))"
     r"|([A-Z][A-Z0-9&\-]{1,11})(?=\s*\))|as\s+(?:the\s+)?([A-Z][A-Za-z]{2,30})(?=\s*\))"
     # '… Limited Partnership (Transporter)': a bare word, taken only straight after a company
-    r"|([A-Z][a-z]{2,20})(?=\s*\)))"
+    r"|([A-Z][a-z]{2,20})(?=\s*\))"
+    # or the opening quote: '(Client")'
+    r"|(" + _LABEL_BODY + r")\s*[\"”](?=\s*\)))"
 )
 # Where a party's description starts: after "between", "by", "and", "with", a line break (and
 # its label: 'From:', 'To:', 'Client:').
@@ -1414,7 +1441,7 @@ def _named_in_document(structure: DocumentStructure | None, wanted: str) -> list
     text = _document_text(structure)
     want = wanted.casefold()
     for group in _document_labels(text):
-        if " ".join(group[0].split()).casefold() == want:
+        if any(" ".join(a.split()).casefold() == want for a in group):
             return group
     if _acts_as_party(text, wanted):
         return [wanted]
@@ -1472,7 +1499,8 @@ def _acts_as_party(text: str, wanted: str) -> bool:
 
 _ORG_FORM = re.compile(
     r"(?<![A-Za-z])(?:" + _EN_SUFFIX + r"|L\.?P|Incorporated|S\.?p\.?A|S\.?[àa]\.?\s?r\.?\s?l|"
-    r"S\.?r\.?l|Sdn\.?\s+Bhd|Bhd|Berhad|AB|Tbk|Oy|ASA?|ApS|KG(?:aA)?|SE|N\.?A|FSB|"
+    r"S\.?r\.?l|Sdn\.?\s+Bhd|Bhd|Berhad|AB|Tbk|Oy|ASA?|ApS|KG(?:aA)?|SE|N\.?A|FSB|a\.\s?s|"
+    r"s\.\s?r\.\s?o|d\.\s?o\.\s?o|Kft|Zrt|A/S|S\.L|"
     r"National\s+Association|Bank|Trust|Fund|University|Foundation|Association)(?![A-Za-z])",
     re.IGNORECASE,
 )
@@ -1517,7 +1545,7 @@ def _is_doc_phrase(text: str) -> bool:
 
 
 _SET_OFF_LABEL = re.compile(
-    r"[,—–]\s*hereinafter\s+(?:(?:referred\s+to|called|named)\s+)?as\s*:?\s*(?:the\s+)?"
+    r"[,—–]\s*here(?:in)?after\s+(?:(?:referred\s+to|called|named)\s+)?as\s*:?\s*(?:the\s+)?"
     r"(?:[\"“]\s*(" + _LABEL_BODY + r")\s*[\"”]"
     r"|(" + _NAME_START + r"[\w.&'\-]{1,30}))(?=\s*[,;.—–)]|\s*$)"
 )
@@ -1647,9 +1675,53 @@ def _party_groups(structure: DocumentStructure | None) -> list[list[str]]:
     ]
     found = [*contract_parties(structure), *preamble, *pronouns]
     # A name starts with a capital (or is Chinese): 'beneficial owner of …' is prose.
-    return _merge(
+    groups = _merge(
         [[a for a in g if a.strip() and not _is_doc_phrase(a) and not _prose(a)] for g in found]
     )
+    if len(groups) < 2:
+        # 'by and between Orchard Foods Inc. and Meadow Packaging LLC', '… and Kathy Whitworth,
+        # an individual': parties the preamble names without a label
+        known = {a.casefold() for g in groups for a in g}
+        unlabelled = _unlabelled(_preamble_window(structure))
+        groups += [g for g in unlabelled if not any(_matches(a, g[0]) for a in known)]
+    return groups
+
+
+_PERSON_MARK = re.compile(
+    r"^,?\s*(?:an?\s+individual|an?\s+(?:natural\s+)?person|an?\s+(?:resident|citizen)\s+of"
+    r"|residing\s+at|whose\s+address)\b",
+    re.IGNORECASE,
+)
+"""What follows a person named as a party: ', an individual', ', residing at …'."""
+
+
+def _unlabelled(text: str) -> list[list[str]]:
+    """The parties the sentence naming them ('between … and …') gives no label: companies by
+    their form ('Inc.', 'LLC'), persons by what follows their name (', an individual')."""
+    between = _BETWEEN.search(text)
+    if between is None:
+        return []
+    end = text.find(".\n", between.end())
+    sentence_end = len(text) if end < 0 else end
+    groups: list[list[str]] = []
+    for m in _PARTY_START.finditer(text, between.start(), sentence_end):
+        run = _NAME_RUN.match(text, m.end())
+        if run is None:
+            continue
+        name = " ".join(run.group().split()).strip(" ,")
+        lower = _LOWER_FORM.match(text, run.end())
+        name += lower.group() if lower else ""
+        forms = list(_ANY_CASE_SUFFIX.finditer(name))
+        aliases = [name]
+        if forms:
+            aliases = [name[: forms[-1].end()]]
+        elif _person(name) and _PERSON_MARK.match(text[run.end() :]):
+            aliases.append(name.split()[-1])  # a person is called by surname: 'Whitworth'
+        else:
+            continue
+        if not _is_doc_phrase(name) and aliases[0].casefold() not in {g[0].casefold() for g in groups}:
+            groups.append(aliases)
+    return groups
 
 
 def find_parties(structure: DocumentStructure | None) -> list[Party]:
