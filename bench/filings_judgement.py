@@ -131,7 +131,7 @@ def _classified(
 ) -> tuple[dict[str, dict[str, Any]], dict[tuple[str, str, str], dict[str, Any]]]:
     by_id = {str(e["id"]): e for e in entries}
     by_words = {
-        (str(e.get("clause", "")), str(e.get("title", "")), _norm(str(e.get("quote") or ""))): e
+        (str(e.get("clause") or ""), str(e.get("title", "")), _norm(str(e.get("quote") or ""))): e
         for e in entries
     }
     return by_id, by_words

@@ -749,7 +749,7 @@ def _write_outputs(
             *_llm_warnings(clauses, llm_usage is not None),
             *manifest.stale_decisions,
         ],
-        coverage_gaps=coverage_gaps(structure, content),
+        coverage_gaps=coverage_gaps(structure, content, neutral=facts.side.neutral),
         hidden_text=list(content.hidden_spans) if content else [],
         is_complete=bool(final.get("is_complete")),
         inventory=_inventory(options.domain, structure),

@@ -48,6 +48,8 @@ def test_no_party_in_the_preamble_is_a_gap_but_not_a_structure_failure() -> None
     gaps = coverage_gaps(_parse(text), None)
     assert [g.kind for g in gaps] == [GapKind.NO_PARTY]
     assert not structure_failed(gaps)
+    # acting for a party found elsewhere (a role word the text uses): nothing to report
+    assert coverage_gaps(_parse(text), None, neutral=False) == []
 
 
 def test_unread_pages_are_a_gap() -> None:

@@ -16,7 +16,7 @@ from contract_review.models import (
     GapKind,
     LoadedText,
 )
-from contract_review.parties import contract_parties
+from contract_review.parties import find_parties
 
 ONE_CLAUSE_MIN_CHARS = 1_000
 """A text shorter than this (a one-paragraph letter) may fairly be one clause."""
@@ -58,13 +58,14 @@ def structure_gaps(structure: DocumentStructure) -> list[CoverageGap]:
 
 
 def coverage_gaps(
-    structure: DocumentStructure | None, content: LoadedText | None
+    structure: DocumentStructure | None, content: LoadedText | None, *, neutral: bool = True
 ) -> list[CoverageGap]:
-    """Everything about the primary contract that kept it from being checked in full."""
+    """Everything about the primary contract that kept it from being checked in full; `neutral`:
+    the review acts for nobody (a party named and accepted was found somewhere)."""
     gaps: list[CoverageGap] = []
     if structure is not None:
         gaps.extend(structure_gaps(structure))
-        if not contract_parties(structure):
+        if neutral and not find_parties(structure):
             gaps.append(CoverageGap(kind=GapKind.NO_PARTY))
     if content is not None and content.unread_pages:
         gaps.append(CoverageGap(kind=GapKind.UNREAD_PAGES, pages=list(content.unread_pages)))
