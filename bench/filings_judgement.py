@@ -126,19 +126,35 @@ def _accepts(structure: DocumentStructure, wanted: str) -> bool:
     return side is not None and not side.neutral
 
 
-def _classified(
-    entries: list[dict[str, Any]],
-) -> tuple[dict[str, dict[str, Any]], dict[tuple[str, str, str], dict[str, Any]]]:
-    by_id = {str(e["id"]): e for e in entries}
-    by_words = {
-        (str(e.get("clause") or ""), str(e.get("title", "")), _norm(str(e.get("quote") or ""))): e
-        for e in entries
-    }
-    return by_id, by_words
+def _entry_for(f: Finding, entries: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The reader's entry for a finding: by its id (one id may stand at several quotes of a
+    clause: then the entry whose quote overlaps the finding's), else by clause, title and
+    quote, for a finding whose wording (so id) a change reworded."""
+    quote = _norm(f.quote)
+
+    def overlaps(e: dict[str, Any]) -> bool:
+        q = _norm(str(e.get("quote") or ""))
+        return (bool(q) and (q in quote or quote in q)) or (not q and not quote)
+
+    same = [e for e in entries if str(e["id"]) == f.id]
+    if len(same) == 1:
+        return same[0]
+    same = [e for e in same if overlaps(e)]
+    if same:
+        return same[0]
+    return next(
+        (
+            e
+            for e in entries
+            if str(e.get("clause") or "") == f.clause
+            and str(e.get("title", "")) == f.title
+            and overlaps(e)
+        ),
+        None,
+    )
 
 
 def _findings(result: dict[str, Any], entries: list[dict[str, Any]]) -> list[Finding]:
-    by_id, by_words = _classified(entries)
     risks = [r for c in result["clauses"] for r in c["findings"]["risks"]]
     risks += list(result.get("missing") or [])
     out = []
@@ -151,7 +167,7 @@ def _findings(result: dict[str, Any], entries: list[dict[str, Any]]) -> list[Fin
             title=r["risk_type"],
             quote=str(loc.get("original_text") or ""),
         )
-        entry = by_id.get(f.id) or by_words.get((f.clause, f.title, _norm(f.quote)))
+        entry = _entry_for(f, entries)
         if entry is not None and entry.get("level", f.level) == f.level:
             f.verdict = str(entry.get("verdict", ""))
             f.points = [str(p) for p in entry.get("points") or []]
