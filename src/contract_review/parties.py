@@ -1719,7 +1719,9 @@ def _unlabelled(text: str) -> list[list[str]]:
             aliases.append(name.split()[-1])  # a person is called by surname: 'Whitworth'
         else:
             continue
-        if not _is_doc_phrase(name) and aliases[0].casefold() not in {g[0].casefold() for g in groups}:
+        if not _is_doc_phrase(name) and aliases[0].casefold() not in {
+            g[0].casefold() for g in groups
+        }:
             groups.append(aliases)
     return groups
 
