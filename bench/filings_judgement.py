@@ -74,7 +74,8 @@ class Outcome:
     clause_of: dict[str, str]
     """Key point id → the clause that holds its quote in today's parse."""
     skipped: set[str]
-    """Clauses the plan left to boilerplate (not analysed)."""
+    """Clauses the plan found no topic or position for (low priority: in LLM mode the agent
+    skips them; the rules run on every clause)."""
     gaps: list[dict[str, Any]]
     error: str = ""
 
@@ -253,7 +254,7 @@ def miss_cause(o: Outcome, point: dict[str, Any]) -> str:
     if pid in o.raised(("low",)):
         return "raised at low only"
     if clause in o.skipped:
-        return "clause skipped as boilerplate"
+        return "clause of no known topic (no position applied)"
     near = [f for f in o.findings if _within(f.clause, clause) or _within(clause, f.clause)]
     if any(f.level in ("high", "medium") for f in near):
         return "other finding in the clause"
