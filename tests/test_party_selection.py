@@ -533,3 +533,30 @@ def test_a_third_party_label_is_accepted() -> None:
         side = resolve_party(structure, query)
         assert side.party is not None
         assert side.party.name == "东钱湖投资有限公司"
+
+
+def test_a_list_of_parties_and_labels_given_together() -> None:
+    """Parties listed with commas ('…, Inc. (the "Adviser"), Harrow Securities, Inc. (the
+    "Underwriter") and …') and a second label in the same parenthesis ('("Harrow" or the
+    "Distributor")'), and a label given to the person a company furnishes ('… the services of
+    Lena Marsh ("LM")'): each names its own party."""
+    text = (
+        "EXPENSE AGREEMENT\n\nThis Agreement is made by and among Wexford Capital Advisers, "
+        'Inc. (the "Adviser"), Harrow Securities, Inc. ("Harrow" or the "Distributor") and '
+        'Tamsin Funds Trust (the "Trust").\n\n1. Expenses\n1.1 The Distributor shall bear '
+        "the marketing costs.\n"
+    )
+    structure = _parse(text)
+    for query in ("Distributor", "Harrow"):
+        side = resolve_party(structure, query)
+        assert side.party is not None
+        assert side.party.name == "Harrow Securities, Inc."
+    endorse = (
+        "ENDORSEMENT AGREEMENT\n\nThis Agreement is made by and among the following parties:\n\n"
+        '(a) Marsh Media, Inc. ("MM Inc."), furnishing the services of Lena Marsh ("LM"), and\n\n'
+        '(b) Corliss Optical Group ("Corliss").\n\n1. Services\n1.1 LM shall appear at two '
+        "trade shows.\n"
+    )
+    side = resolve_party(_parse(endorse), "LM")
+    assert side.party is not None
+    assert "Lena Marsh" in side.party.labels

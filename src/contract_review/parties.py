@@ -1308,6 +1308,8 @@ _PREAMBLE_LABEL = re.compile(
 # starts at its line.
 _PARTY_START = re.compile(
     r"(?i:\bbetween|\bamong(?:st)?|\bby|\band|\bwith)[\s,:]+(?=" + _NAME_START + ")"
+    # a list of parties: '…, Inc. (the "Investment Adviser"), Securian Financial Services, …'
+    r"|\)[ \t]*,[ \t]*(?:(?i:and|or)[ \t]+)?(?=" + _NAME_START + ")"
     r"|(?:^|\n)[ \t]*[A-Z][A-Za-z]{1,15}(?: [A-Za-z]{1,15})?:[ \t]*(?=[A-Z])"  # 'From: Acme LLP'
     r"|(?:^|\n)[ \t,:]*(?=[A-Z])"
 )
@@ -1400,10 +1402,12 @@ def _document_labels(text: str) -> list[list[str]]:
     ('About.com, Inc. … (the "About Content")')."""
     groups: list[list[str]] = []
     after = 0
-    for start, end, raw, bare in _label_marks(text):
+    for start, end, raw, bare, more in _label_marks(text):
         previous, after = after, end
         label = _clean(raw)
-        name = _org_before(text, start, previous)
+        # '… furnishing the services of Kathy Ireland ("KI")': the name just before, when no
+        # party's description starts there
+        name = _org_before(text, start, previous) or _trailing_name(text, start)
         if name is not None:  # 'COMWARE TECHNICAL SERVICES OF 17922 SKY PARK …': no address
             name = re.split(r"\s+of\s+\d|,?\s+\d", name, maxsplit=1, flags=re.IGNORECASE)[0]
         if name is None or len(label) < 2 or not _looks_like_name(name):
@@ -1426,8 +1430,19 @@ def _document_labels(text: str) -> list[list[str]]:
             or (_person(name) and _names(label, name))
             or spelled
         ):
-            groups.append([label, name] if name.casefold() != label.casefold() else [label])
+            group = [label, name] if name.casefold() != label.casefold() else [label]
+            groups.append(group + [_clean(m) for m in more if not _is_doc_phrase(m)])
     return groups
+
+
+_TRAILING_NAME = re.compile(r"(?:[A-Z][\w.'’&-]*,?\s+){1,5}[A-Z][\w.'’-]*\s*$")
+
+
+def _trailing_name(text: str, end: int) -> str | None:
+    """The person named right before a label ('… the services of Lena Marsh ("LM")')."""
+    m = _TRAILING_NAME.search(text, max(0, end - 120), end)
+    name = " ".join(m.group().split()).strip(" ,") if m else ""
+    return name if _person(name) else None
 
 
 def _named_in_document(structure: DocumentStructure | None, wanted: str) -> list[str] | None:
@@ -1553,15 +1568,27 @@ _SET_OFF_LABEL = re.compile(
 referred to as Cremer —', '…, hereinafter referred to as: "Acme",'."""
 
 
-def _label_marks(text: str) -> list[tuple[int, int, str, bool]]:
-    """(start, end, label, bare) of each label a preamble gives its parties, in text order;
-    `bare`: a word in parentheses without quotes, a label only straight after a company."""
-    marks = [
-        (m.start(), m.end(), next(g for g in m.groups() if g), m.group(4) is not None)
-        for m in _PREAMBLE_LABEL.finditer(text)
-    ]
+_MORE_LABELS = re.compile(
+    r"\s*(?:,|;|\bor\b|\band\b|/)\s*(?:the\s+)?[\"“”]\s*(" + _LABEL_BODY + r")\s*[\"“”]"
+)
+"""A further label in the same parenthesis: '("Domini" or the "Sponsor")', '("Buyer" or "PNC")'."""
+
+
+def _label_marks(text: str) -> list[tuple[int, int, str, bool, tuple[str, ...]]]:
+    """(start, end, label, bare, more) of each label a preamble gives its parties, in text
+    order; `bare`: a word in parentheses without quotes, a label only straight after a
+    company; `more`: further labels in the same parenthesis ('("Domini" or the "Sponsor")')."""
+    marks = []
+    for m in _PREAMBLE_LABEL.finditer(text):
+        more: list[str] = []
+        end = m.end()
+        while (extra := _MORE_LABELS.match(text, end)) is not None:
+            more.append(extra.group(1))
+            end = extra.end()
+        label = next(g for g in m.groups() if g)
+        marks.append((m.start(), end, label, m.group(4) is not None, tuple(more)))
     marks += [
-        (m.start(), m.end(), next(g for g in m.groups() if g), False)
+        (m.start(), m.end(), next(g for g in m.groups() if g), False, ())
         for m in _SET_OFF_LABEL.finditer(text)
     ]
     return sorted(marks)
@@ -1572,7 +1599,7 @@ def _preamble_groups(structure: DocumentStructure) -> list[list[str]]:
     text = _preamble_window(structure)
     groups: list[list[str]] = []
     after = 0
-    for start, end, raw, bare in _label_marks(text):
+    for start, end, raw, bare, more in _label_marks(text):
         label = _clean(raw)
         name = _org_before(text, start, after) if bare else None
         if bare and not (
@@ -1596,7 +1623,8 @@ def _preamble_groups(structure: DocumentStructure) -> list[list[str]]:
             # '… with Web-based access to the software ("Software")': a thing the contract
             # defines, not a party — a party is a company, has a role, or is called by its name
             continue
-        groups.append([label, name] if label.casefold() != name.casefold() else [name])
+        group = [label, name] if label.casefold() != name.casefold() else [name]
+        groups.append(group + [_clean(m) for m in more if not _is_doc_phrase(m)])
     return groups
 
 
