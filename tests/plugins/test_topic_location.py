@@ -1,0 +1,83 @@
+"""Topic location (#30): which clause holds which topic, on wordings found in real filings.
+
+Each case is invented wording of a drafting habit; it fails without the rule it names."""
+
+from __future__ import annotations
+
+import pytest
+
+from contract_review.models import DocumentStructure
+from contract_review.plugins.generic import detect_topics
+from contract_review.structure_parser import StructureParser
+
+
+def _parse(text: str) -> DocumentStructure:
+    return StructureParser().parse(text, document_id="test")
+
+
+def _in_untitled(body: str, topic: str) -> list[str]:
+    text = (
+        "SUPPLY AGREEMENT\n\nThis Agreement is made between Northwind Ltd and Contoso Inc.\n\n"
+        "1. Supply\nThe Seller shall deliver the Goods in accordance with each accepted order.\n\n"
+        "2. General\n"
+        "2.1 All notices under this Agreement shall be in writing and sent to the addresses "
+        "set out above.\n"
+        f"2.2 {body}\n"
+        "2.3 This Agreement is the entire agreement of the parties on its subject matter.\n"
+    )
+    return [m.clause_id for m in detect_topics(_parse(text)) if m.topic == topic]
+
+
+# --------------------------------------------------------------------------------------------
+# Termination for Convenience
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # passive, the notice far from the verb
+        "This Agreement may be terminated at any time, without payment of any fee or penalty, "
+        "as to any one or more of the Locations listed in Schedule 2 or added later by an order "
+        "signed by both parties, by the Buyer or by the Seller, in each case on "
+        "not less than ninety (90) days' prior written notice to the other.",
+        # the discretion before the verb
+        "The Buyer may, at its sole option, terminate this Agreement after the first Contract "
+        "Year by sending written notice to the Seller.",
+        "In its absolute discretion the Buyer may elect to terminate this Agreement on written "
+        "notice to the Seller.",
+        # a period in years, a redacted period
+        "Each party may terminate its participation in this Agreement at the end of any Contract "
+        "Year by giving not less than one (1) year's prior notice in writing to the other.",
+        "The Buyer may terminate this Agreement in whole or for any Location by giving [***] "
+        "written notice of termination to the Seller.",
+        # no period at all
+        "Either party may terminate this Agreement at any time upon prior written notice.",
+        # after the first term has run out
+        "The Seller may terminate this Agreement by giving the Buyer sixty (60) days' written "
+        "notice at any time after the expiration of the Initial Term.",
+    ],
+)
+def test_an_unconditional_right_to_end_the_contract_is_termination_for_convenience(
+    body: str,
+) -> None:
+    assert _in_untitled(body, "Termination for Convenience") == ["2.2"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # a failure of the other side is a cause
+        "If the Buyer fails to order the Minimum Quantity in a Contract Year, the Seller may, at "
+        "its sole option, terminate this Agreement on written notice.",
+        "Upon any failure by the Buyer to open the letter of credit, the Seller may terminate "
+        "this Agreement by giving thirty (30) days' written notice.",
+        # ending by agreement of both is no one-sided right
+        "This Agreement may be terminated at any time by mutual written agreement of the parties "
+        "on such notice as they agree.",
+    ],
+)
+def test_a_right_to_end_the_contract_for_a_cause_is_not_termination_for_convenience(
+    body: str,
+) -> None:
+    assert _in_untitled(body, "Termination for Convenience") == []
