@@ -81,3 +81,47 @@ def test_a_right_to_end_the_contract_for_a_cause_is_not_termination_for_convenie
     body: str,
 ) -> None:
     assert _in_untitled(body, "Termination for Convenience") == []
+
+
+# --------------------------------------------------------------------------------------------
+# Exclusivity
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # the law, the terms or the forum that exclusively govern or decide
+        "Each purchase order placed by the Buyer shall be subject exclusively to the terms of "
+        "this Agreement.",
+        "Any controversy between the parties shall be settled exclusively by arbitration in "
+        "Geneva under the ICC Rules.",
+        # a purpose, goodwill, a remedy that is the only one
+        "The steering group is formed for the exclusive purpose of coordinating the supply plan.",
+        "All goodwill from the Seller's use of the Buyer's marks inures solely and exclusively "
+        "to the Buyer.",
+        "THE WARRANTIES OF THE SELLER AND THE REMEDIES OF THE BUYER IN SECTION 6 ARE EXCLUSIVE "
+        "AND IN LIEU OF ALL OTHERS.",
+        # who prosecutes patents, a right of first refusal
+        "The Seller has the sole and exclusive right [***] to prepare, file and maintain the "
+        "Seller Patents.",
+        "The Buyer has an exclusive right of first refusal over any sale of the Seller's plant.",
+        # a statement that there is no exclusivity, a confidentiality duty
+        "Nothing in this Agreement shall be construed as creating any exclusive arrangement "
+        "between the parties.",
+        "Each party agrees that it will not use or disclose to any third party any Confidential "
+        "Information of the other party for any purpose other than this Agreement.",
+    ],
+)
+def test_exclusive_as_the_manner_of_a_legal_mechanism_is_not_exclusivity(body: str) -> None:
+    # with a weak sign of exclusivity beside it, as in a clause that says more than one thing
+    weak = " The Seller is the only supplier named in the Specifications."
+    assert _in_untitled(body + weak, "Exclusivity") == []
+
+
+def test_an_exclusive_licence_covering_confidential_know_how_is_exclusivity() -> None:
+    body = (
+        "The Seller hereby grants the Buyer an exclusive, royalty-free license to use the "
+        "Process and the related Seller Confidential Information in the Territory."
+    )
+    assert _in_untitled(body, "Exclusivity") == ["2.2"]
