@@ -125,3 +125,31 @@ def test_an_exclusive_licence_covering_confidential_know_how_is_exclusivity() ->
         "Process and the related Seller Confidential Information in the Territory."
     )
     assert _in_untitled(body, "Exclusivity") == ["2.2"]
+
+
+# --------------------------------------------------------------------------------------------
+# Non-Compete
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "The Distributor's Non-Competition Agreement may not be enforceable in every province.",
+        "The disclosure package lists the covenants not to compete that bind the Seller's "
+        "directors after they leave.",
+    ],
+)
+def test_a_reference_to_a_non_compete_is_not_one(body: str) -> None:
+    assert _in_untitled(body, "Non-Compete") == []
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "The Seller agrees that during the Term it will not compete with the Buyer in Ontario.",
+        "Each Founder covenants and agrees not to compete, directly or indirectly, in the Field.",
+    ],
+)
+def test_a_promise_not_to_compete_is_non_compete(body: str) -> None:
+    assert _in_untitled(body, "Non-Compete") == ["2.2"]
