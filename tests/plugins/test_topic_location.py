@@ -153,3 +153,37 @@ def test_a_reference_to_a_non_compete_is_not_one(body: str) -> None:
 )
 def test_a_promise_not_to_compete_is_non_compete(body: str) -> None:
     assert _in_untitled(body, "Non-Compete") == ["2.2"]
+
+
+# --------------------------------------------------------------------------------------------
+# Cap on Liability
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # who pays once the indemnifier runs the defence or when a claim is settled
+        "Once the Indemnitor has assumed the defence of a Claim, it shall not be liable to the "
+        "Indemnitee for any legal fees the Indemnitee incurs afterwards.",
+        "The Indemnitor will not be liable for any compromise of a Claim made without its "
+        "written consent.",
+        # an excuse for one event is no limit of liability
+        "The Seller shall not be liable for late delivery caused by the Buyer's own instructions.",
+    ],
+)
+def test_a_rule_on_who_pays_for_one_thing_is_not_a_cap_on_liability(body: str) -> None:
+    assert _in_untitled(body, "Cap on Liability") == []
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "The Seller's liability under this Agreement shall in no event exceed the price of the "
+        "Goods concerned.",
+        "The Agent shall not be liable for any loss or expense which in the aggregate exceeds "
+        "the commission paid to it under this Agreement.",
+    ],
+)
+def test_a_ceiling_however_worded_is_a_cap_on_liability(body: str) -> None:
+    assert _in_untitled(body, "Cap on Liability") == ["2.2"]
