@@ -187,3 +187,34 @@ def test_a_rule_on_who_pays_for_one_thing_is_not_a_cap_on_liability(body: str) -
 )
 def test_a_ceiling_however_worded_is_a_cap_on_liability(body: str) -> None:
     assert _in_untitled(body, "Cap on Liability") == ["2.2"]
+
+
+# --------------------------------------------------------------------------------------------
+# Anti-Assignment
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # a sublicence needing consent
+        "The Reseller may not sublicense its rights in the Platform without the Vendor's prior "
+        "written approval.",
+        # a list of verbs with hyphens and commas before the transfer
+        "The Reseller shall not sub-license, lend, transfer or otherwise deal in the rights of "
+        "use granted to it.",
+        # the promise as a missing right, or as an event that never happens
+        "Neither party to this Agreement has the right to assign its rights or obligations "
+        "hereunder save as this Section provides.",
+        "The Reseller shall not have the right to appoint subcontractors to resell the Platform.",
+        "In no event shall the Reseller transfer its rights under this Agreement to a competitor "
+        "of the Vendor.",
+        # a permitted transfer with its limits
+        "Either party may, at its election, assign this Agreement to a successor acquiring the "
+        "business to which it relates.",
+        "Each party may transfer its rights under this Agreement to any of its Affiliates on "
+        "prior written notice to the other.",
+    ],
+)
+def test_a_limit_on_passing_the_contract_on_is_anti_assignment(body: str) -> None:
+    assert _in_untitled(body, "Anti-Assignment") == ["2.2"]
