@@ -735,15 +735,15 @@ def test_cuad_dev_clause_location_score() -> None:
     assert set(result["categories"]) == set(CUAD_TOPICS)
     # Measured on the 39 dev contracts under the headline rule (the prediction is the smallest
     # parsed clause holding the span, the clauses where each topic is written): micro precision
-    # 0.739 / recall 0.810, macro 0.692 / 0.747. The aim (every category >= 0.75 / 0.85) is not
+    # 0.754 / recall 0.822, macro 0.704 / 0.762. The aim (every category >= 0.75 / 0.85) is not
     # reached: IP Ownership Assignment, Liquidated Damages, Change of Control, Exclusivity and
     # Non-Compete are the weak categories. The floors sit about 0.03 under the measured figures.
-    assert result["micro"]["precision"] >= 0.71
-    assert result["micro"]["recall"] >= 0.78
-    assert result["macro"]["recall"] >= 0.71
-    assert result["macro"]["precision"] >= 0.66
+    assert result["micro"]["precision"] >= 0.72
+    assert result["micro"]["recall"] >= 0.79
+    assert result["macro"]["recall"] >= 0.73
+    assert result["macro"]["precision"] >= 0.67
     contain = scorer.score(Path(CUAD), rule="contain", where="checklist")
-    assert contain["micro"]["recall"] >= 0.82  # the checklist's clauses hold the spans
+    assert contain["micro"]["recall"] >= 0.83  # the checklist's clauses hold the spans (0.853)
 
 
 # --------------------------------------------------------------------------------------------
