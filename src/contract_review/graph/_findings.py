@@ -187,15 +187,17 @@ def missing_protections(
     structure: DocumentStructure | None,
     side: OurSide | None,
     language: str = "en",
+    anywhere: frozenset[str] = frozenset(),
 ) -> list[RiskPoint]:
     """A risk for each position whose point the contract never deals with ('no limitation of
     liability'), when its absence hurts our side: the positions marked `missing`, whose topic
     no clause was recognised for (`items`: the checklist's topics) and no title names, and
     that protect our party's role (or both sides). Neutral: each absence names the parties it
-    hurts."""
+    hurts. `anywhere`: the topics the text deals with somewhere (`DomainPlugin.topics_anywhere`),
+    so a protection written where no clause was given its topic is not called missing."""
     if structure is None:
         return []
-    topics = {t.casefold() for i in items for t in i.topics}
+    topics = {t.casefold() for i in items for t in i.topics} | anywhere
     titles = [c.title for c in structure.iter_clauses() if c.title]
     lang = "zh" if language.startswith("zh") else "en"
     ours = set(side.party.roles) if side is not None and side.party is not None else None

@@ -195,8 +195,13 @@ class _ParentNodes:
         for rule in plugin.cross_clause_rules if plugin else []:
             findings = rule(findings, run.facts.language)
         items = state.get("review_checklist", [])
+        anywhere = (
+            plugin.topics_anywhere(run.primary)
+            if plugin is not None and plugin.topics_anywhere and run.primary is not None
+            else frozenset()
+        )
         missing = missing_protections(
-            run.facts.positions, items, run.primary, run.side, run.facts.language
+            run.facts.positions, items, run.primary, run.side, run.facts.language, anywhere
         )
         keys = item_keys(items)
         pending = [

@@ -53,6 +53,8 @@ skills on every item when Particular Conditions amend a baseline)."""
 
 InventoryBuilder = Callable[[DocumentStructure], ClauseInventory]
 """structure → the contract's clause inventory (categories present, clauses, values)."""
+TopicEvidence = Callable[[DocumentStructure], frozenset[str]]
+"""structure → the topics (ids and names, lower case) its text deals with anywhere."""
 
 CrossClauseRule = Callable[[Mapping[str, ClauseFindings], str], dict[str, ClauseFindings]]
 """(all findings of a review (item key → findings), the review's language) → the findings after
@@ -103,6 +105,11 @@ class DomainPlugin(BaseModel):
     )
     cross_clause_rules: list[CrossClauseRule] = Field(
         default_factory=list, description="Rules applied to all findings once clauses are done."
+    )
+    topics_anywhere: TopicEvidence | None = Field(
+        None,
+        description="The topics a contract deals with anywhere in its text (ids and names, "
+        "lower case), read before a protection is reported missing.",
     )
     playbook: Playbook | None = Field(
         None, description="The domain's positions (its baselines are derived from them)."

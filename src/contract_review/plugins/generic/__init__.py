@@ -32,6 +32,7 @@ from .topics import (
     build_generic_checklist,
     detect_topics,
     get_topic,
+    topics_anywhere,
 )
 
 __all__ = [
@@ -48,6 +49,7 @@ __all__ = [
     "generic_plugin",
     "get_topic",
     "register_generic_plugin",
+    "topics_anywhere",
 ]
 
 PLAYBOOK: Playbook = packaged_playbook(Path(__file__).with_name("playbook.yaml"))
@@ -126,6 +128,7 @@ def generic_plugin() -> DomainPlugin:
         adjust_checklist=with_position_checks,
         build_inventory=build_inventory,
         cross_clause_rules=[one_risk_per_quote, uncapped_liability_raises_indemnities],
+        topics_anywhere=topics_anywhere,
         prompt_hints=PROMPT_HINTS,
     )
 

@@ -363,12 +363,16 @@ def _scan(structure: DocumentStructure) -> list[_Scan]:
     return out
 
 
-def _score_sentences(topic: Topic, sentences: list[tuple[str, str]]) -> tuple[float, str]:
-    """Sum of the weights of the distinct rules found in non-vetoed sentences."""
+def _score_sentences(
+    topic: Topic, sentences: list[tuple[str, str]], *, gated: bool = True
+) -> tuple[float, str]:
+    """Sum of the weights of the distinct rules found in non-vetoed sentences (`gated`: only
+    sentences in the topic's context count)."""
     matched: set[int] = set()
     best_sentence = ""
     best_weight = 0.0
-    rules, gates, context = topic.rules, topic.gated_rules, topic.gated_context
+    rules, gates = topic.rules, topic.gated_rules
+    context = topic.gated_context if gated else None
     for sentence, folded in sentences:
         if not _has_vocab(topic, folded):
             continue
@@ -394,6 +398,25 @@ def _score_sentences(topic: Topic, sentences: list[tuple[str, str]]) -> tuple[fl
             best_weight, best_sentence = weight, sentence
     score = sum(topic.rules[i].weight for i in matched)
     return score, best_sentence[:200]
+
+
+def topics_anywhere(
+    structure: DocumentStructure, topics: tuple[Topic, ...] = TOPICS
+) -> frozenset[str]:
+    """The topics (ids and names, lower case) a document deals with somewhere: a clause titled
+    for one, or a clause whose own sentences reach the topic's threshold — wherever it sits,
+    whether or not the checklist gave it the topic (a clause opening with a definition
+    included), and without the topic's context gate ('Agreement shall be governed by … the
+    laws of the State of New York' where a layout lost the 'This'). Read before calling a
+    protection missing: a false absence costs more than a missed one."""
+    scans = _scan(structure)
+    found: set[str] = set()
+    for topic in topics:
+        if any(_title_hit(topic, sc.node.title) for sc in scans) or any(
+            _score_sentences(topic, sc.sentences, gated=False)[0] >= topic.threshold for sc in scans
+        ):
+            found.update((topic.topic_id.casefold(), topic.name.casefold()))
+    return frozenset(found)
 
 
 def _title_hit(topic: Topic, title: str) -> bool:
