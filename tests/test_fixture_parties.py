@@ -52,3 +52,20 @@ def test_every_party_a_fixture_names_is_accepted(contract: Path, party: str) -> 
         found = [p.describe() for p in find_parties(structure)]
         pytest.fail(f"{party!r} refused ({exc}); found {found}")
     assert not side.neutral
+
+
+CONTRACTS = sorted((FIXTURES / "filings_judgement" / "contracts").glob("*.txt"))
+
+
+@pytest.mark.parametrize("contract", CONTRACTS, ids=[c.stem for c in CONTRACTS])
+def test_every_word_the_party_list_offers_names_that_party(contract: Path) -> None:
+    """#30: what the refusal message lists (each party found, by name and labels) is accepted,
+    and names that party — not another whose name holds it ('Photronics, Inc.' inside
+    'Photronics DNP Photomask Corporation')."""
+    structure = load_task_document(contract, DocumentRole.PRIMARY).structure
+    parties = find_parties(structure)
+    for party in parties:
+        for word in (party.name, *party.labels):
+            side = resolve_party(structure, word, parties)
+            assert side.party is not None, word
+            assert side.party.name == party.name, word

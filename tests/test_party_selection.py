@@ -560,3 +560,20 @@ def test_a_list_of_parties_and_labels_given_together() -> None:
     side = resolve_party(_parse(endorse), "LM")
     assert side.party is not None
     assert "Lena Marsh" in side.party.labels
+
+
+def test_a_name_another_party_name_holds_names_its_own_party() -> None:
+    """'Corvane Asia Mask Corporation' is its own party, not 'Corvane, Inc.' whose name it
+    holds: a word a party is called exactly wins over a part of another's name."""
+    text = (
+        'OUTSOURCING AGREEMENT\n\nThis Agreement is made among Corvane, Inc. ("Corvane"), '
+        'Corvane Asia Mask Corporation ("CAMC") and Hollis Tech Ltd ("Hollis").\n\n1. Supply\n'
+        "1.1 CAMC shall supply masks to Corvane.\n"
+    )
+    structure = _parse(text)
+    side = resolve_party(structure, "Corvane Asia Mask Corporation")
+    assert side.party is not None
+    assert side.party.name == "Corvane Asia Mask Corporation"
+    roles = party_roles(structure, "Corvane Asia Mask Corporation")
+    assert "CAMC" in roles.our_aliases
+    assert "CAMC" not in roles.their_aliases

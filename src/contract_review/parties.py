@@ -637,7 +637,9 @@ def _resolve(structure: DocumentStructure | None, our_party: str) -> PartyRoles:
 def _our_group(groups: list[list[str]], wanted: str, wanted_role: str | None) -> list[str] | None:
     """The party group `wanted` names: by a name or label, else by its role (or a related
     one), else as the one unlabelled party facing the role's counterpart."""
-    ours = next((g for g in groups if any(_matches(a, wanted) for a in g)), None)
+    same = " ".join(wanted.split()).casefold()
+    ours = next((g for g in groups if any(" ".join(a.split()).casefold() == same for a in g)), None)
+    ours = ours or next((g for g in groups if any(_matches(a, wanted) for a in g)), None)
     if ours is not None or wanted_role is None:
         return ours
     for key in (wanted_role, *_RELATED.get(wanted_role, ())):
@@ -1809,18 +1811,22 @@ def resolve_party(
         )
     if wanted.casefold() in NEUTRAL_WORDS:
         return OurSide()
-    exact = [p for p in parties if any(_matches(a, wanted) for a in (p.name, *p.labels))]
-    if exact:
-        return OurSide(party=exact[0], our_party=wanted)
-    # Filings space words unevenly ('AFSALA  Bancorp,  Inc.'): matched with the spaces
-    # evened, our party is then named as the contract writes it, so its aliases resolve.
+    # A word one party is called exactly first ('Photronics DNP Photomask Corporation' is not
+    # 'Photronics, Inc.', whose name it holds), then a part of one. Filings space words
+    # unevenly ('AFSALA  Bancorp,  Inc.'): matched with the spaces evened, our party is then
+    # named as the contract writes it, so its aliases resolve.
     spaced = " ".join(wanted.split())
-    for party in parties:
-        alias = next(
-            (a for a in (party.name, *party.labels) if _matches(" ".join(a.split()), spaced)), None
-        )
-        if alias is not None:
-            return OurSide(party=party, our_party=alias)
+    for alike in (
+        lambda a: a.casefold() == wanted.casefold(),
+        lambda a: " ".join(a.split()).casefold() == spaced.casefold(),
+        lambda a: _matches(a, wanted),
+        lambda a: _matches(" ".join(a.split()), spaced),
+    ):
+        for party in parties:
+            alias = next((a for a in (party.name, *party.labels) if alike(a)), None)
+            if alias is not None:
+                even = alias.split() == alias.split(" ")
+                return OurSide(party=party, our_party=wanted if even else alias)
     role = role_key(wanted)
     if role is not None:
         for key in (role, *_RELATED.get(role, ())):
