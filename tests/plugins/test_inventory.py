@@ -15,6 +15,7 @@ from contract_review.plugins.generic.inventory import (
     CATEGORIES,
     build_inventory,
     find_dates,
+    has_blank_date,
     normalise_jurisdiction,
     normalise_period,
 )
@@ -543,3 +544,10 @@ def test_an_effective_date_on_an_event_has_no_date() -> None:
     present, _, value = _inventory(text)["Effective Date"]
     assert present
     assert value == ""
+
+
+def test_a_blank_date_is_told_from_a_date() -> None:
+    # the bench counts 'no date' right for a date CUAD gives as left blank only with it
+    assert has_blank_date("effective as of the ____ day of __________, 2021, by")
+    assert has_blank_date("dated as of [  ], 2019")
+    assert not has_blank_date("dated as of the 4th day of March, 2021")

@@ -42,6 +42,7 @@ __all__ = [
     "build_inventory",
     "category_title",
     "find_dates",
+    "has_blank_date",
     "normalise_jurisdiction",
     "normalise_period",
 ]
@@ -441,6 +442,11 @@ _BLANK_DATE = re.compile(
     r"[ \t\u3000]*月[ \t\u3000]*(?:_+|[ \t\u3000]{2,})[ \t\u3000]*日",
     re.IGNORECASE,
 )
+
+
+def has_blank_date(text: str) -> bool:
+    """Whether `text` holds a date left to be filled in ('____ day of ______, 2020')."""
+    return _BLANK_DATE.search(text) is not None
 
 
 def _agreement_date(head: str, repeated: frozenset[str]) -> tuple[date | None, str]:
