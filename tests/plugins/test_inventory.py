@@ -551,3 +551,58 @@ def test_a_blank_date_is_told_from_a_date() -> None:
     assert has_blank_date("effective as of the ____ day of __________, 2021, by")
     assert has_blank_date("dated as of [  ], 2019")
     assert not has_blank_date("dated as of the 4th day of March, 2021")
+
+
+_BODY = (
+    "\n\nThe parties agree as follows.\n\n1. Supply\n1.1 The supplier shall deliver the goods "
+    "ordered.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("heading", "name"),
+    [
+        # after an exhibit number, run on into the preamble
+        (
+            "Exhibit 10.3 ORCHARD GROOMING SERVICES AGREEMENT THIS AGREEMENT is made on "
+            "1 March 2021 between Pomona Ltd and Grafton LLC.",
+            "ORCHARD GROOMING SERVICES AGREEMENT",
+        ),
+        (
+            "EXHIBIT 4.2 HARBOUR PILOTAGE AGREEMENT between Pomona Ltd and Grafton LLC",
+            "HARBOUR PILOTAGE AGREEMENT",
+        ),
+        # capitals a page layout spread over one line
+        (
+            "NORTH SEA TIDAL ARRAY 3     OPERATION AND UPKEEP   AGREEMENT     Aberdeen  May 2021",
+            "NORTH SEA TIDAL ARRAY 3 OPERATION AND UPKEEP AGREEMENT",
+        ),
+        (
+            "SEED BANK   STORAGE AND RETRIEVAL AGREEMENT   FOR HERITAGE CULTIVARS      This Seed "
+            "Bank Storage and Retrieval Agreement is made between Pomona Ltd and Grafton LLC.",
+            "SEED BANK STORAGE AND RETRIEVAL AGREEMENT FOR HERITAGE CULTIVARS",
+        ),
+        (
+            "Orchard Supply Agreement Between      Pomona Ltd and Grafton LLC",
+            "Orchard Supply Agreement",
+        ),
+        ("Courier Agreement, POMONA/ GRAFTON", "Courier Agreement"),
+        (
+            "HOSTING, SUPPORT AND ESCROW AGREEMENT\nDATED AS OF MAY 3, 2021",
+            "HOSTING, SUPPORT AND ESCROW AGREEMENT",
+        ),
+        ("Exhibit 99.1\nDealership agreement\nbetween\nPomona Ltd", "Dealership agreement"),
+        ("Cold Storage Agreement Agreement No: CS/2021/044", "Cold Storage Agreement"),
+        (
+            "Exhibit 2 WAREHOUSING AGREEMENT WAREHOUSING AGREEMENT, dated May 3, 2021",
+            "WAREHOUSING AGREEMENT",
+        ),
+        # a legend in capitals is no title
+        (
+            "CONFIDENTIAL PORTIONS OF THIS AGREEMENT HAVE BEEN OMITTED.   BARGE CHARTER AGREEMENT",
+            "BARGE CHARTER AGREEMENT",
+        ),
+    ],
+)
+def test_the_document_name_from_headings_real_filings_write(heading: str, name: str) -> None:
+    assert _inventory(heading + _BODY)["Document Name"][2] == name

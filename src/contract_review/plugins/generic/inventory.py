@@ -359,36 +359,121 @@ _AMENDED = re.compile(
 
 
 def _title_piece(piece: str) -> bool:
-    """A heading that names a contract: title case or capitals, a contract word, not a bare
-    'AGREEMENT', not a numbered clause, not the start of a sentence."""
+    """A heading that names a contract: title case or capitals (or a line in sentence case,
+    'Distributorship agreement'), a contract word, not a bare 'AGREEMENT', not a numbered
+    clause, not the start of a sentence."""
     if not piece or piece[-1] in ",;:" or re.match(r"\d", piece):
         return False
     if re.search(r"协议|合同", piece):
         return len(piece) <= 40
     words = piece.split()
+    if not (_TITLE_WORDS.search(piece) and 2 <= len(words) <= 12):
+        return False
     return (
-        bool(_TITLE_WORDS.search(piece))
-        and 2 <= len(words) <= 12
-        and (
-            piece.isupper() or all(w[:1].isupper() or (w.islower() and len(w) <= 3) for w in words)
+        piece.isupper()
+        or all(w[:1].isupper() or (w.islower() and len(w) <= 3) for w in words)
+        or (
+            len(words) <= 6
+            and words[0][:1].isupper()
+            and words[0].lower() not in _words("title_stops")
+            and all(w.islower() for w in words[1:])
+            and _TITLE_WORDS.fullmatch(words[-1]) is not None
         )
     )
 
 
+@cache
+def _words(key: str) -> frozenset[str]:
+    """A word list of the value readers (`value_words` of `inventory.yaml`), lower case."""
+    data = read_yaml(_CATALOGUE.read_text(encoding="utf-8"))
+    return frozenset(str(w).lower() for w in (data.get("value_words") or {}).get(key) or ())
+
+
+_EXHIBIT = re.compile(r"^\W*exhibit[ \t]+(?=\S*\d|\S{1,3}(?:\s|$))\S+[ \t]*", re.IGNORECASE)
+_REFERENCE_NO = re.compile(r"[ \t]+(?:\w+[ \t]+)?(?:No|Number|Ref)\.?[ \t]*[:#].*$", re.IGNORECASE)
+
+
+def _cut_title(piece: str) -> str:
+    """`piece` up to where a title ends: before the words that start the preamble ('Promotion
+    Agreement Between …') or a reference number ('Agreement No: 190305'), at its last contract
+    word ('Collaboration Agreement, BII/ XENCOR'; 'Software License, Customization and
+    Maintenance Agreement' is one title)."""
+    kept: list[str] = []
+    for word in _REFERENCE_NO.sub("", piece).split():
+        if kept and word.lower().strip(",.:;") in _words("title_stops"):
+            break
+        kept.append(word)
+    return " ".join(_to_last_title_word(kept))
+
+
+def _to_last_title_word(words: list[str]) -> list[str]:
+    """`words` up to their last contract word among the first twelve, unless what follows
+    joins on ('… AGREEMENT FOR VARIABLE ANNUITY CONTRACTS'); none without a contract word."""
+    ends = [
+        i
+        for i, w in enumerate(words[:12])
+        if _TITLE_WORDS.fullmatch(w.strip(",.:;")) or re.search(r"(?:协议|合同)$", w)
+    ]
+    if not ends:
+        return []
+    last = ends[-1]
+    if words[last + 1 : last + 2] and words[last + 1].lower() in _words("title_joins"):
+        kept = words
+    else:
+        kept = words[: last + 1]
+    return [*kept[:-1], kept[-1].rstrip(",.:;")]
+
+
+def _capitals_title(text: str) -> str:
+    """The title a run of capitals at the start of `text` gives ('WHOLESALE MARKETING AGREEMENT
+    THIS AGREEMENT is …', 'ASIA PACIFIC CABLE NETWORK 2   CONSTRUCTION AND MAINTENANCE
+    AGREEMENT'), '' when none: the run ends at its last contract word, unless what follows
+    joins on ('… AGREEMENT FOR VARIABLE ANNUITY CONTRACTS')."""
+    run: list[str] = []
+    for word in text.split():
+        bare = word.strip(",.:;")
+        if (
+            not bare
+            or not (bare.isupper() or bare in ("&", "#") or bare.isdigit())
+            or (run and bare.lower() in _words("title_stops"))
+        ):
+            break
+        run.append(word)
+        if word[-1] in ".:;":
+            break
+    if len(run) < 2 or any(w.lower().strip(",") in _words("sentence_words") for w in run):
+        return ""
+    run = _to_last_title_word(run)
+    half = len(run) // 2
+    if len(run) % 2 == 0 and [w.strip(",") for w in run[:half]] == run[half:]:
+        run = run[:half]  # 'SERVICES AGREEMENT SERVICES AGREEMENT, dated …'
+    return " ".join(run) if 2 <= len(run) <= 14 else ""
+
+
 def _document_name(head: str) -> str:
-    lines = [re.sub(r"\s+", " ", line).strip(" *#_") for line in head.splitlines()[:40]]
-    for i, line in enumerate(lines):
-        if not line or _NOT_TITLE.match(line) or len(line) > 120:
-            continue
-        for piece in re.split(r" {3,}|\t", head.splitlines()[i]):
-            piece = re.sub(r"\s+", " ", re.sub(r"\[[^\]]*\]", " ", piece)).strip(" *#_")
-            if not _title_piece(piece):
+    raw_lines = head.splitlines()[:40]
+    lines = [re.sub(r"\s+", " ", line).strip(" *#_") for line in raw_lines]
+    for i, raw in enumerate(raw_lines):
+        body = _EXHIBIT.sub("", raw.strip(" *#_"))
+        pieces = [
+            re.sub(r"\s+", " ", re.sub(r"\[[^\]]*\]", " ", p)).strip(" *#_")
+            for p in re.split(r" {3,}|\t", body)
+        ]
+        found = ""
+        for j, piece in enumerate(pieces):
+            if not piece or _NOT_TITLE.match(piece):
                 continue
+            found = _capitals_title(" ".join(pieces[j:]))
+            if not found and len(piece) <= 120 and _title_piece(cut := _cut_title(piece)):
+                found = cut
+            if found:
+                break
+        if found:
             # 'AMENDED AND RESTATED' on the line above a title is part of it
             above = next((x for x in reversed(lines[:i]) if x), "")
             if _AMENDED.fullmatch(above):
-                piece = f"{above} {piece}"
-            return piece
+                found = f"{above} {found}"
+            return found
     m = _THIS_NAME.search(head)
     return re.sub(r"\s+", " ", m.group("name")) if m else ""
 
