@@ -606,3 +606,21 @@ _BODY = (
 )
 def test_the_document_name_from_headings_real_filings_write(heading: str, name: str) -> None:
     assert _inventory(heading + _BODY)["Document Name"][2] == name
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("effective as of2 October 2018 between", date(2018, 10, 2)),  # run on to 'of'
+        ("made this 2n d day of October, 2018", date(2018, 10, 2)),  # an ordinal broken
+        ("entered into the 21s t day of March 2011", date(2011, 3, 21)),
+        ("made this 23 rd day of July, 2009", date(2009, 7, 23)),
+        ("dated this 5th  day of APRIL , 2007", date(2007, 4, 5)),  # a space before the comma
+        ("dated the 5th day of\n        ---- April, 2007", date(2007, 4, 5)),  # a rule
+        ("signed on July 4 , 2012", date(2012, 7, 4)),
+        ("commencing on July 4,2012", date(2012, 7, 4)),  # no space after the comma
+        ("Signed 30/4/19", date(2019, 4, 30)),  # a day over 12 first, a two-digit year
+    ],
+)
+def test_dates_as_filings_break_them(text: str, value: date) -> None:
+    assert [d.value for d in find_dates(text)] == [value]

@@ -144,15 +144,24 @@ _MONTHS = {
     for m in names
 }
 _MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
-_DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
+# the ordinal as filings write it, also broken by a space ('1s t', '24t h', '19 th')
+_DAY = r"(?P<day>[0-3]?\d)(?:[ \t]?(?:st|nd|rd|th)\b|(?:s[ \t]t|n[ \t]d|r[ \t]d|t[ \t]h)\b)?"
+# between the day or month and the year: 'June 1, 1999', 'June 1,1999', 'April 15 , 2010'
+_TO_YEAR = r"(?:[ \t\n]*,[ \t\n]*|[ \t\n]+)"
 _YEAR = r"(?P<year>(?:19|20)\d\d)"
 _DATE_FORMS = (
     # 'September 23, 2016', 'Sept. 23rd 2016'
-    re.compile(r"\b" + _MONTH + r"[ \t\n]+" + _DAY + r",?[ \t\n]+" + _YEAR, re.IGNORECASE),
-    # '23 September 2016', '23rd day of September, 2016', 'the 1st of May 2020'
+    re.compile(r"\b" + _MONTH + r"[ \t\n]+" + _DAY + _TO_YEAR + _YEAR, re.IGNORECASE),
+    # '23 September 2016', '23rd day of September, 2016', 'the 1st of May 2020'; run on to the
+    # word before ('as of1 August 2019') or a rule after 'day of' ('1st day of --- May, 2003')
     re.compile(
-        r"\b" + _DAY + r"[ \t\n]+(?:day[ \t\n]+)?(?:of[ \t\n]+)?" + _MONTH + r",?[ \t\n]+"
-        r"(?:in[ \t\n]+the[ \t\n]+year[ \t\n]+)?" + _YEAR,
+        r"(?<![\d/.-])"
+        + _DAY
+        + r"[ \t\n]+(?:day[ \t\n]+)?(?:of[ \t\n]+)?(?:[-_]{2,}[ \t\n]+)?"
+        + _MONTH
+        + _TO_YEAR
+        + r"(?:in[ \t\n]+the[ \t\n]+year[ \t\n]+)?"
+        + _YEAR,
         re.IGNORECASE,
     ),
     # '9/23/2016', '09-23-2016' (US order, as EDGAR filings write them); '17/09/2024', a day
@@ -162,6 +171,8 @@ _DATE_FORMS = (
     re.compile(r"\b(?P<day>[0-3]?\d)\.(?P<month>[01]?\d)\." + _YEAR + r"\b"),
     # '11/4/10': US order with a two-digit year (19xx from 50 on)
     re.compile(r"\b(?P<month>[01]?\d)/(?P<day>[0-3]?\d)/(?P<yy>\d\d)(?![\w/])"),
+    # '29/3/18': a day over 12 first, day first
+    re.compile(r"\b(?P<day>1[3-9]|2\d|3[01])/(?P<month>[01]?\d)/(?P<yy>\d\d)(?![\w/])"),
     # '2016-09-23'
     re.compile(r"\b" + _YEAR + r"-(?P<month>[01]\d)-(?P<day>[0-3]\d)\b"),
     # '2016年9月23日', '二〇二五年一月八日'
