@@ -624,3 +624,22 @@ def test_the_document_name_from_headings_real_filings_write(heading: str, name: 
 )
 def test_dates_as_filings_break_them(text: str, value: date) -> None:
     assert [d.value for d in find_dates(text)] == [value]
+
+
+def test_a_term_without_a_start_runs_from_the_contracts_date() -> None:
+    text = (
+        "FREIGHT FORWARDING AGREEMENT\n\nThis Agreement is made on 7 February 2019 between "
+        "Pomona Ltd and Grafton LLC.\n\n1. Duration\n1.1 The term of this Agreement is two "
+        "years.\n\n2. Payment\n2.1 Grafton pays each invoice within 30 days.\n"
+    )
+    assert _inventory(text)["Effective Date"][2] == "2019-02-07"
+
+
+def test_the_effective_date_label_names_the_date_nearest_it() -> None:
+    text = LICENCE.replace(
+        'entered into as of the 23rd day of\nSeptember, 2016 (the "Effective Date")',
+        'signed on October 3, 2016 but effective as of September 1, 2016 (the "Effective Date")',
+    )
+    got = _inventory(text)
+    assert got["Agreement Date"][2] == "2016-10-03"
+    assert got["Effective Date"][2] == "2016-09-01"

@@ -583,7 +583,10 @@ def _effective_date(
             continue
         found = find_dates(defined.definition)
         if found:
-            return found[0].value, defined.definition[:200]
+            # a label after its date ('made March 14 but effective as of March 1 ("Effective
+            # Date")') names the date nearest it
+            nearest = found[-1] if defined.source == "inline" else found[0]
+            return nearest.value, defined.definition[:200]
         if _AS_AGREED.search(defined.definition) and agreed is not None:
             return agreed, defined.definition[:200]
         if defined.source != "inline" and not (
@@ -633,6 +636,9 @@ def _effective_date(
     # 'effective as of the date first written above', an 'Effective Date' used but dated only
     # in the heading: the contract takes effect on its date
     if re.search(r"Effective Date|effective (?:as of|on)|生效", whole):
+        return agreed, agreed_quote if agreed is None else ""
+    # a term whose start is not said runs from the contract's date
+    if re.search(r"\bterm\b", whole, re.I):
         return agreed, agreed_quote if agreed is None else ""
     return None, ""
 
