@@ -643,3 +643,48 @@ def test_the_effective_date_label_names_the_date_nearest_it() -> None:
     got = _inventory(text)
     assert got["Agreement Date"][2] == "2016-10-03"
     assert got["Effective Date"][2] == "2016-09-01"
+
+
+_UNDATED = (
+    "COLD CHAIN LOGISTICS AGREEMENT\n\nThis Agreement is between Pomona Ltd and Grafton LLC.\n\n"
+    "1. Services\n1.1 Grafton shall store the goods at two to eight degrees.\n\n"
+    "2. Governing Law\n2.1 This Agreement is governed by the laws of the State of Oregon.\n\n"
+    + "".join(
+        f"{n}. Handling\n{n}.1 Grafton shall keep a log of the temperature of each pallet.\n\n"
+        for n in range(3, 60)
+    )
+)
+
+
+@pytest.mark.parametrize(
+    ("ending", "value"),
+    [
+        (
+            "IN WITNESS WHEREOF the parties have executed this Agreement on the 9th day of "
+            "March, 2017.\n\nPOMONA LTD\nBy: /s/ A. Reyes\n",
+            "2017-03-09",
+        ),
+        ("Signed and agreed this 9th day of March, 2017.\n\nBy: /s/ A. Reyes\n", "2017-03-09"),
+        ("Portland, March 9, 2017\n\n/s/ A. Reyes      /s/ B. Okafor\n", "2017-03-09"),
+        # the blocks' dates: the later signature completes the contract
+        (
+            "POMONA LTD                GRAFTON LLC\nBy: /s/ A. Reyes          By: /s/ B. Okafor\n"
+            "Date: 3/7/2017   Date: 3/9/2017\n",
+            "2017-03-09",
+        ),
+    ],
+)
+def test_an_undated_opening_is_dated_where_it_is_signed(ending: str, value: str) -> None:
+    assert _inventory(_UNDATED + ending)["Agreement Date"][2] == value
+
+
+def test_the_preamble_past_a_table_of_contents_dates_the_contract() -> None:
+    contents = "".join(f"{n}. Heading number {n} {'.' * 20} {n + 2}\n" for n in range(1, 90))
+    text = (
+        "Exhibit 10.4\n\nTABLE OF CONTENTS\n\n"
+        + contents
+        + "\nPage 2 of 40 printed 12/01/2016\n\nTIMBER SUPPLY AGREEMENT\n\nThis TIMBER SUPPLY "
+        'AGREEMENT (the "Agreement") is entered into as of June 14, 2016 by and between '
+        "Pomona Ltd and Grafton LLC.\n"
+    )
+    assert _inventory(text)["Agreement Date"][2] == "2016-06-14"

@@ -545,9 +545,14 @@ def has_blank_date(text: str) -> bool:
     return _BLANK_DATE.search(text) is not None
 
 
-def _agreement_date(head: str, repeated: frozenset[str]) -> tuple[date | None, str]:
+def _agreement_date(
+    head: str, repeated: frozenset[str], whole: str = ""
+) -> tuple[date | None, str]:
     """The contract's date and the words that give it; a date left blank ('[ ] day of [ ],
-    2020') is no date but still the contract's date line."""
+    2020') is no date but still the contract's date line. With no date said to date it in the
+    head, the contract's date is read on (`whole`: the contract's text): its opening past a
+    table of contents, the sentence it is signed by, then the first date of the head, then the
+    latest date of its signature blocks."""
     dates = [d for d in find_dates(head) if _line_of(head, d.start) not in repeated]
     written: list[tuple[int, int, date | None]] = sorted(
         [(d.start, d.end, d.value) for d in dates]
@@ -557,10 +562,71 @@ def _agreement_date(head: str, repeated: frozenset[str]) -> tuple[date | None, s
         context = head[max(0, start - 120) : start]
         if _DATED.search(context) or _ZH_SIGNED_AFTER.match(head, end):
             return value, head[max(0, start - 40) : end]
+    # 'This PROMOTION AGREEMENT … is entered into as of May 31, 2019' past a table of contents
+    opening = whole[:_OPENING_SIZE]
+    for d in find_dates(opening):
+        context = opening[max(0, d.start - 200) : d.start]
+        if d.start > len(head) // 2 and _SELF_DATED.search(context):
+            return d.value, opening[max(0, d.start - 40) : d.end]
+    executed = _execution_date(whole)
+    if executed is not None:
+        return executed
     if dates:
         d = dates[0]
         return d.value, head[max(0, d.start - 40) : d.end]
+    signed = _signature_dates(whole)
+    if signed:
+        return max(signed), ""
     return None, ""
+
+
+_OPENING_SIZE = 15_000
+"""How far into a contract its preamble is looked for (past a table of contents)."""
+# the contract dating itself: 'This … Agreement (the "Agreement") is entered into as of'
+_SELF_DATED = re.compile(
+    r"\bthis[ \t\n]+(?:[\w&,.'’-]+[ \t\n]+){0,8}?(?:agreement|contract)\b[^.;]{0,120}?"
+    r"\b(?:dated|made|entered[ \t\n]+into|executed|as[ \t\n]+of|signed)\b[^.;]{0,40}$",
+    re.IGNORECASE,
+)
+# the sentence a contract is signed by: 'IN WITNESS WHEREOF … executed this Agreement on',
+# 'Signed and effective this 25th day of May, 1999'
+_EXECUTION = re.compile(
+    r"\bin[ \t\n]+witness[ \t\n]+where(?:of|to)\b|^\W*(?:signed|executed|dated)\b|"
+    r"\b(?:signed|executed)[ \t\n]+(?:this|on|at|in)\b",
+    re.IGNORECASE,
+)
+_SIGNATURE_MARK = re.compile(r"/s/|\bBy:|\bName:|\bTitle:|\bSignature\b", re.IGNORECASE)
+
+
+def _execution_date(text: str) -> tuple[date, str] | None:
+    """The date of the sentence the contract is signed by, or of a line holding a date alone
+    ('Hamburg, November 19th, 2012') just above the signatures."""
+    for sentence in _sentences(text):
+        if len(sentence) > 600 or not _EXECUTION.search(sentence):
+            continue
+        found = find_dates(sentence)
+        if found:
+            return found[0].value, sentence.strip()[:300]
+    for m in re.finditer(
+        r"(?m)^[ \t]*(?:[A-Z][\w .'-]{1,30},[ \t]*)?(?P<date>[^\n]{6,30}?)[ \t]*$", text
+    ):
+        found = find_dates(m.group("date"))
+        if (
+            found
+            and found[0].end - found[0].start >= len(m.group("date").strip()) - 1
+            and _SIGNATURE_MARK.search(text, m.end(), m.end() + 300)
+        ):
+            return found[0].value, m.group().strip()
+    return None
+
+
+def _signature_dates(text: str) -> list[date]:
+    """The dates of the 'Date:' lines of the signature blocks."""
+    return [
+        d.value
+        for m in re.finditer(r"\b(?:date|dated)[ \t]*:", text, re.IGNORECASE)
+        for d in find_dates(text[m.end() : m.end() + 40])[:1]
+    ]
 
 
 def _line_of(text: str, pos: int) -> str:
@@ -938,7 +1004,8 @@ def build_inventory(structure: DocumentStructure) -> ClauseInventory:
     # running heads and footers ('Source: ACME, S-1, 1/12/2018'): their dates are not the
     # contract's
     repeated = repeated_lines((c.text for c in structure.clauses), longest=200)
-    agreed, agreed_quote = _agreement_date(head, repeated)
+    whole = "\n".join(c.text for c in structure.clauses)
+    agreed, agreed_quote = _agreement_date(head, repeated, whole)
     values["Agreement Date"] = (agreed.isoformat() if agreed else "", agreed_quote)
     effective, effective_quote = _effective_date(structure, head, (agreed, agreed_quote), repeated)
     values["Effective Date"] = (effective.isoformat() if effective else "", effective_quote)
