@@ -688,3 +688,79 @@ def test_the_preamble_past_a_table_of_contents_dates_the_contract() -> None:
         "Pomona Ltd and Grafton LLC.\n"
     )
     assert _inventory(text)["Agreement Date"][2] == "2016-06-14"
+
+
+@pytest.mark.parametrize(
+    ("term", "value"),
+    [
+        (
+            "The term of this Agreement will commence on the Effective Date and continue for a "
+            "period of two (2) years after the Effective Date.",
+            "2018-09-23",
+        ),
+        ("This Agreement shall run for six (6) Contract Years.", "2022-09-23"),
+        (
+            "This Agreement shall remain in effect for eighteen (18) full calendar months.",
+            "2018-03-23",
+        ),
+        (
+            "This Agreement shall continue until the second anniversary of the Effective Date.",
+            "2018-09-23",
+        ),
+        (
+            "This Agreement shall continue until the four (4) year anniversary of the Effective "
+            "Date.",
+            "2020-09-23",
+        ),
+        (
+            "It shall be effective on 6 May 2017 and shall have a duration of two years.",
+            "2019-05-06",
+        ),
+        # a caveat before the date does not hide it
+        (
+            "The term of this Agreement, unless mutually extended in writing, shall expire on "
+            "March 31, 2021.",
+            "2021-03-31",
+        ),
+        ("This Agreement terminates on June 30, 2020 unless renewed.", "2020-06-30"),
+        # counted from an event, not from the contract's start: no date to give
+        (
+            "The term of this Agreement shall continue for three (3) years following the first "
+            "commercial shipment of the Software.",
+            "",
+        ),
+        # it ends only if something may happen: no end of its own
+        (
+            "This Agreement shall expire if the Licensee ceases to hold a broadcasting permit.",
+            "perpetual",
+        ),
+        (
+            "This Agreement shall continue in force until the earlier of the sale of the "
+            "Station and the delivery by the Licensor of a notice of termination.",
+            "perpetual",
+        ),
+    ],
+)
+def test_the_end_of_a_term_as_contracts_count_it(term: str, value: str) -> None:
+    assert _inventory(_licence_term(term))["Expiration Date"][2] == value
+
+
+def test_another_term_defined_or_a_duty_after_the_term_is_not_the_contracts_end() -> None:
+    text = _licence_term(
+        '"Contract Quarter" means three months, except that the first Contract Quarter of the '
+        "Term shall commence on the Effective Date and end on December 31, 2016. Each party "
+        "shall keep records during the term of this Agreement and for a period of three (3) "
+        "years thereafter. The term of this Agreement shall be five (5) years."
+    )
+    assert _inventory(text)["Expiration Date"][2] == "2021-09-23"
+
+
+def test_a_date_is_preferred_to_until_terminated() -> None:
+    text = _licence_term(
+        "This Agreement shall remain in force until terminated by either party on notice."
+    ).replace(
+        "3. Fees and Audit",
+        "3. Duration of Services\n3.0 This Agreement shall terminate on July 31, 2019 unless "
+        "earlier terminated.\n\n3A. Fees and Audit",
+    )
+    assert _inventory(text)["Expiration Date"][2] == "2019-07-31"

@@ -228,7 +228,11 @@ _WORD_NUMBER = "|".join(
     sorted((w for w in ENGLISH_NUMBER_WORDS if w.isalpha()), key=len, reverse=True)
 )
 _NUMBER = r"(?P<num>\d{1,4}|(?:" + _WORD_NUMBER + r")(?:[- ](?:" + _WORD_NUMBER + r"))?|an?(?= ))\b"
-_UNIT = r"(?P<unit>business days?|calendar days?|days?|weeks?|months?|years?|日|天|个月|月|年)"
+# 'ten (10) Contract Years', 'twelve (12) full calendar months'
+_UNIT = (
+    r"(?P<unit>business[ \t\n]+days?|(?:(?:full|consecutive|contract|calendar)[ \t\n]+){0,2}"
+    r"(?:days?|weeks?|months?|years?)|日|天|个月|月|年)"
+)
 _PERIOD = re.compile(
     r"(?:"
     + _NUMBER
@@ -264,8 +268,10 @@ def _periods(text: str) -> list[str]:
             value = _period_value(m.group("num"), m.groupdict().get("paren"))
             if not value:
                 continue
-            raw = m.group("unit").lower()
-            unit = _UNIT_NAMES.get(raw, raw.replace("calendar ", "").rstrip("s"))
+            raw = " ".join(m.group("unit").lower().split())
+            if not raw.startswith("business"):
+                raw = raw.split()[-1]  # 'full calendar months': months
+            unit = _UNIT_NAMES.get(raw, raw.rstrip("s"))
             found.append((m.start(), f"{value} {unit}{'s' if value != 1 else ''}"))
     return [period for _, period in sorted(found)]
 
@@ -394,10 +400,15 @@ def _title_piece(piece: str) -> bool:
 
 
 @cache
-def _words(key: str) -> frozenset[str]:
+def _word_list(key: str) -> tuple[str, ...]:
     """A word list of the value readers (`value_words` of `inventory.yaml`), lower case."""
     data = read_yaml(_CATALOGUE.read_text(encoding="utf-8"))
-    return frozenset(str(w).lower() for w in (data.get("value_words") or {}).get(key) or ())
+    return tuple(str(w).lower() for w in (data.get("value_words") or {}).get(key) or ())
+
+
+@cache
+def _words(key: str) -> frozenset[str]:
+    return frozenset(_word_list(key))
 
 
 _EXHIBIT = re.compile(r"^\W*exhibit[ \t]+(?=\S*\d|\S{1,3}(?:\s|$))\S+[ \t]*", re.IGNORECASE)
@@ -754,7 +765,7 @@ _PERPETUAL = re.compile(
     re.IGNORECASE,
 )
 _TERM_WORDS = re.compile(
-    r"\bterm\b|\bexpire|\bremains?[ \t\n]+in[ \t\n]+(?:full[ \t\n]+)?(?:force|effect)|"
+    r"\bterm\b|\bexpire|\bterminates?[ \t\n]+on\b|\bremains?[ \t\n]+in[ \t\n]+(?:full[ \t\n]+)?(?:force|effect)|"
     r"\bcontinues?[ \t\n]+(?:in[ \t\n]+(?:full[ \t\n]+)?(?:force|effect)|for)|有效期|期限",
     re.IGNORECASE,
 )
@@ -768,7 +779,8 @@ def _sentences(text: str) -> list[str]:
 # What comes just before the date a term ends on: 'until', 'through', 'expire on', 'and ending
 # November 30th, 2019', 'November 01, 2014 to October 31, 2017', 'end the later of (i)'.
 _UNTIL = re.compile(
-    r"(?:\b(?:until|through|thru|to|expir(?:e[sd]?|ing|ation)(?:[ \t\n]+on)?|end(?:s|ing)?(?:[ \t\n]+on)?)"
+    r"(?:\b(?:until|through|thru|to|expir(?:e[sd]?|ing|ation)(?:[ \t\n]+on)?|end(?:s|ing)?(?:[ \t\n]+on)?|"
+    r"terminat(?:e[sd]?|ing)(?:[ \t\n]+on)?|later[ \t\n]+than)"
     r"\b[^,.;\d]{0,25}|至|止)$",
     re.IGNORECASE,
 )
@@ -802,21 +814,33 @@ def _expiration(
     own_term_only: bool = False,
     titled: bool = False,
 ) -> tuple[str, str] | None:
-    """(value, sentence) of the initial term's end: an ISO date or 'perpetual'; None when no
-    sentence says. `own_term_only`: read only sentences about the contract's own term;
-    `titled`: the texts are the bodies of clauses headed 'Term', whose sentences need not say
-    'term' again ('TERM: November 1, 2014 to October 31, 2017')."""
+    """(value, sentence) of the initial term's end: an ISO date or 'perpetual' (only when no
+    sentence gives a date); None when no sentence says. `own_term_only`: read only sentences
+    about the contract's own term; `titled`: the texts are the bodies of clauses headed 'Term',
+    whose sentences need not say 'term' again ('TERM: November 1, 2014 to October 31, 2017')."""
+    perpetual: tuple[str, str] | None = None
     for text in clause_texts:
         for sentence in _sentences(text):
             if len(sentence) > 1500:
                 continue
-            renew = re.search(r"renew|extend|续", sentence, re.I)
+            renew = next(
+                (
+                    m
+                    for m in re.finditer(r"renew|extend|续", sentence, re.I)
+                    # 'unless earlier terminated or extended': a caveat, the term goes on
+                    if not _CAVEAT.search(sentence[max(0, m.start() - 30) : m.start()])
+                ),
+                None,
+            )
             if renew and not re.search(r"initial", sentence, re.I):
                 # '… twelve (12) months from the date hereof, and will be automatically
                 # renewed …', '… unless extended': the term is what comes before
                 sentence = sentence[: renew.start()]
             if not (titled or _TERM_WORDS.search(sentence)):
                 continue
+            defined = _DEFINES.match(sentence)
+            if defined and not re.search(r"\bterm\b", defined.group(1), re.I):
+                continue  # '"Calendar Quarter" means … ending on June 30': another term's
             if own_term_only and not (
                 _OWN_TERM.search(sentence)
                 or _TERM_LABEL.match(sentence)
@@ -826,35 +850,114 @@ def _expiration(
                 or re.search(r"(?:期限|有效期|租期)[^。；]{0,6}自", sentence)
             ):
                 continue
-            for d in find_dates(sentence):
+            dates = find_dates(sentence)
+            for d in dates:
                 if _UNTIL.search(sentence[max(0, d.start - 40) : d.start].rstrip()):
                     return d.value.isoformat(), sentence.strip()
-            # the period the term runs for follows the term's own words ('the term of this
-            # Agreement is three (3) years', 'shall continue for a period of …'), not any
-            # period of the sentence ('insurance … throughout the term and for three years after')
-            said = _TERM_WORDS.search(sentence)
-            after = sentence[said.start() : said.end() + 80] if said else ""
-            lead = re.split(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten)\b", after)[
-                0
-            ]
-            joined = re.sub(r"force[ \t\n]+and[ \t\n]+effect", "", lead, flags=re.I)
-            # '… throughout the term of this Agreement and for three years after it ends': a
-            # period joined on with 'and' is another obligation's, not the term's
-            period = "" if re.search(r"\band\b|,", joined) else normalise_period(after)
-            if period and _AFTER_END.search(after):
-                period = ""  # 'continue for five (5) years after termination': a survival period
-            if period and start is not None and _FROM.search(sentence):
-                n, unit = period.split(" ", 1)
-                if unit.startswith("year"):
-                    end = _add_months(start, 12 * int(n))
-                elif unit.startswith("month"):
-                    end = _add_months(start, int(n))
-                else:
-                    continue
+            # 'It shall be effective on 06 October 2000 and shall have a duration of two
+            # years': the term starts on the date the sentence gives it
+            begin = next(
+                (
+                    d.value
+                    for d in dates
+                    if re.search(
+                        r"\b(?:commenc\w*|begin\w*|start\w*|effective|from)\b[^,.;\d]{0,20}$",
+                        sentence[max(0, d.start - 40) : d.start],
+                        re.I,
+                    )
+                ),
+                start,
+            )
+            months = _term_months(sentence)
+            if months is not None and begin is not None:
                 # a term of N years from a date runs to its anniversary
-                return end.isoformat(), sentence.strip()
-            if _PERPETUAL.search(sentence):
-                return "perpetual", sentence.strip()
+                return _add_months(begin, months).isoformat(), sentence.strip()
+            if perpetual is None and _PERPETUAL.search(sentence):
+                perpetual = "perpetual", sentence.strip()
+    return perpetual
+
+
+_DEFINES = re.compile(
+    r"\W*(?:\d+(?:\.\d+)*\W*)?[\"“]([^\"”]{1,40})[\"”][ \t\n]+"
+    r"(?:means|shall[ \t\n]+mean|has[ \t\n]+the[ \t\n]+meaning)",
+    re.IGNORECASE,
+)
+_CAVEAT = re.compile(r"\b(?:unless|or|if|except|without|nor)\b[^,.;]{0,25}$", re.IGNORECASE)
+# what a contract's term is counted from: its own start, not an event ('five years following
+# the date of launch of the first Website')
+_TERM_ANCHOR = (
+    r"(?:the[ \t\n]+)?(?:(?:effective|commencement|execution|start|signature)[ \t\n]+date|"
+    r"date[ \t\n]+(?:hereof|of[ \t\n]+(?:this|the)[ \t\n]+(?:agreement|contract)|"
+    r"of[ \t\n]+(?:its[ \t\n]+)?(?:execution|signature|signing)|first[ \t\n]+(?:above[ \t\n]+)?"
+    r"(?:written|set[ \t\n]+forth))|execution|signing|(?:this|the)[ \t\n]+(?:agreement|contract))\b"
+)
+# the words before a term's length: 'continue for a period of', 'is', 'remain in effect for an
+# initial period of', 'until', 'shall have a duration of'
+_LENGTH_LEAD = re.compile(
+    r"\b(?:for|of|until|is|be|last(?:s|ing)?|through|terminat\w*|expir\w*|end)[ \t\n]+"
+    r"(?:(?:a|an|the|initial|minimum|maximum|fixed|further|period|term|of|at[ \t\n]+least)[ \t\n]+){0,5}$",
+    re.IGNORECASE,
+)
+_FROM_WORD = re.compile(
+    r"^[ \t\n]*\)?[ \t\n]*(?:(?:commencing|beginning|starting|running)[ \t\n]+(?:on|with|from|for)|"
+    r"from(?:[ \t\n]+and[ \t\n]+(?:including|after))?|after|following|of)[ \t\n]+",
+    re.IGNORECASE,
+)
+_ANNIVERSARY = re.compile(
+    r"\b(?P<n>\w+)(?:[ \t\n]*\([ \t]*(?P<paren>\d{1,3})[ \t]*\))?(?:[- ]year)?[ \t\n]+anniversary"
+    r"[ \t\n]+of[ \t\n]+" + _TERM_ANCHOR,
+    re.IGNORECASE,
+)
+# '服务期限为二年', '有效期三年'
+_ZH_TERM_LENGTH = re.compile(
+    r"(?:期限|有效期|租期)[^。；，]{0,6}?(?P<num>[\d一二两三四五六七八九十百]+)\s*(?P<unit>个月|年)"
+)
+
+
+def _term_months(sentence: str) -> int | None:
+    """How many months the contract's term runs from its start, by `sentence`: 'continue for a
+    period of three (3) years (after the Effective Date)', 'until the first anniversary of the
+    Effective Date'; None when it says no length, or counts it from an event."""
+    m = _ANNIVERSARY.search(sentence)
+    if m is not None:
+        word = m.group("n").lower()
+        ordinals = _word_list("ordinals")
+        n = (
+            int(m.group("paren"))
+            if m.group("paren")
+            else (ordinals.index(word) + 1 if word in ordinals else _period_value(word, None))
+        )
+        if n:
+            return 12 * n
+    zh = _ZH_TERM_LENGTH.search(sentence)
+    if zh is not None:
+        n = _period_value(zh.group("num"), None)
+        if n:
+            return n * (12 if zh.group("unit") == "年" else 1)
+    for period in _PERIOD.finditer(sentence):
+        lead = sentence[max(0, period.start() - 60) : period.start()]
+        after = sentence[period.end() : period.end() + 80]
+        if not _LENGTH_LEAD.search(lead) or re.search(
+            r"notice|notif|\band[ \t\n]+for\b", lead[-40:], re.I
+        ):
+            continue  # a notice, or another duty's time: 'during the term and for three years'
+        if _AFTER_END.search(after[:50]):
+            continue  # 'five (5) years after termination': a survival period
+        if re.match(
+            r"[ \t\n]*(?:'s|’s|of)?[ \t\n]*(?:prior[ \t\n]+)?(?:written[ \t\n]+)?(?:notice|prior|before)",
+            after,
+            re.I,
+        ):
+            continue
+        anchor = _FROM_WORD.match(after)
+        if anchor is not None and not re.match(_TERM_ANCHOR, after[anchor.end() :], re.I):
+            continue  # counted from an event, or after the term has ended
+        value = _period_value(period.group("num"), period.group("paren"))
+        unit = period.group("unit").lower().split()[-1]
+        if value and unit.startswith("year"):
+            return 12 * value
+        if value and unit.startswith("month"):
+            return value
     return None
 
 
@@ -868,6 +971,14 @@ _TERM_STATED = re.compile(
     r"(?:expire|end[ \t\n]+on|continue[ \t\n]+in[ \t\n]+(?:full[ \t\n]+)?(?:force|effect)|"
     r"continue[ \t\n]+(?:for|until|through)|remain[ \t\n]+in[ \t\n]+(?:full[ \t\n]+)?"
     r"(?:force|effect))\b|本(?:合同|协议)(?:的)?有效期",
+    re.IGNORECASE,
+)
+
+
+_ENDS_ONLY_IF = re.compile(
+    r"\b(?:expire|terminate|end|cease)s?[ \t\n]+(?:automatically[ \t\n]+)?(?:if|when|in[ \t\n]+the[ \t\n]+event|"
+    r"upon[ \t\n]+(?:the[ \t\n]+)?(?:giving|delivery|receipt)[ \t\n]+of[ \t\n]+(?:a[ \t\n]+)?(?:written[ \t\n]+)?notice)\b|"
+    r"\buntil\b[^.;]{0,300}\b(?:notice[ \t\n]+of[ \t\n]+termination|terminated[ \t\n]+by)\b",
     re.IGNORECASE,
 )
 
@@ -1015,15 +1126,23 @@ def build_inventory(structure: DocumentStructure) -> ClauseInventory:
         if re.search(r"\bterm\b|期限|租期|有效期", c.title, re.I)
     ] + texts.get("Renewal Term", [])
     start = effective or agreed
-    values["Expiration Date"] = (
-        _expiration(term_texts, start, titled=True)
-        or _expiration([c.text for c in structure.clauses], start, own_term_only=True)
-        or ("", "")
-    )
+    titled = _expiration(term_texts, start, titled=True)
+    own = _expiration([c.text for c in structure.clauses], start, own_term_only=True)
+    if titled and titled[0] == "perpetual" and own and own[0] != "perpetual":
+        # 'This Agreement … shall terminate on July 31, 2009' elsewhere comes before 'until
+        # terminated' in a clause headed 'Term' (not a statement of work's term)
+        titled = own if _OWN_TERM.search(own[1]) else titled
+    values["Expiration Date"] = titled or own or ("", "")
     if not values["Expiration Date"][0]:
         # the term is stated but ends on an event ('upon completion of the Project'): present,
-        # with no date to give (its clause found by the quote, below)
-        values["Expiration Date"] = ("", _term_stated(structure))
+        # with no date to give (its clause found by the quote, below); one that ends only if
+        # something may happen ('shall expire if the Adviser ceases to serve', 'until … notice
+        # of termination') has no end of its own: perpetual
+        stated = _term_stated(structure)
+        said = re.sub(r"^\W*\d+(?:\.\d+)*\W*", "", stated)  # after its clause number
+        fixed = _periods(said) or find_dates(said) or re.search(r"\d|\[|_{2,}", said)
+        stated_value = "perpetual" if not fixed and _ENDS_ONLY_IF.search(said) else ""
+        values["Expiration Date"] = (stated_value, stated)
     renewal_texts = texts.get("Renewal Term", []) + texts.get(
         "Notice Period to Terminate Renewal", []
     )
