@@ -14,7 +14,8 @@ Values, where CUAD's answer holds one (Document Name, Parties, Agreement Date, E
 Expiration Date, Renewal Term, Notice Period to Terminate Renewal, Governing Law): dates to
 ISO, periods to a number and a unit, jurisdictions to their name (a country after the place
 ignored: 'Ontario, Canada' is 'Ontario'), names compared without case, punctuation and spaces
-('&' as 'and'); a date CUAD gives as left blank ('[]/[]/2019') is right when the inventory gives
+('&' as 'and'), a party's without its legal form ('Sibannac, Inc.' is CUAD's 'Sibannac') and
+allowing CUAD's misspellings ('Phamaceuticals'; nine tenths alike); a date CUAD gives as left blank ('[]/[]/2019') is right when the inventory gives
 no date and quotes a blank date; accuracy = right values / contracts whose answer is not empty.
 
 With `--blind` the values are scored instead on the English and Chinese contracts of
@@ -27,6 +28,7 @@ inventory's rules: every value, also where the right answer is that there is non
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import re
 import statistics
@@ -108,7 +110,30 @@ def value_right(category: str, predicted: str, answer: str, quote: str = "") -> 
     # Parties: every party found is named in the answer, and at least two are found.
     names = [n for n in predicted.split("; ") if n]
     gold = _plain(answer)
-    return len(names) >= 2 and all(_plain(n) in gold for n in names)
+    gold_parties = [k for part in answer.split(";") if (k := _party_key(part))]
+    return len(names) >= 2 and all(
+        _plain(n) in gold
+        or _party_key(n) in gold.replace(" ", "")
+        or any(difflib.SequenceMatcher(None, _party_key(n), k).ratio() >= 0.9 for k in gold_parties)
+        for n in names
+    )
+
+
+# legal forms a party's name may be given with or without ('Sibannac, Inc.', 'Sibannac Inc')
+_LEGAL_FORMS = frozenset(
+    "inc incorporated corp corporation co company llc l l c ltd limited plc lp l p llp gmbh ag "
+    "bv b v nv n v sa s a spa s p a pty".split()
+)
+
+
+def _party_key(name: str) -> str:
+    """A party's name to compare: its labels ('("Bravatek")'), legal form, case, punctuation
+    and spaces dropped ('IndeLiving' is 'Inde Living')."""
+    name = re.sub(r"\([^)]*\)?|[\"“][^\"”]*[\"”]?", " ", name)
+    words = _plain(name).split()
+    while len(words) > 1 and words[-1] in _LEGAL_FORMS:
+        words.pop()
+    return "".join(words)
 
 
 def evaluate(data_dir: Data, k: int = 0) -> dict[str, Any]:
