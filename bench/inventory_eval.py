@@ -121,9 +121,10 @@ def value_right(category: str, predicted: str, answer: str, quote: str = "") -> 
 
 # legal forms a party's name may be given with or without ('Sibannac, Inc.', 'Sibannac Inc')
 _LEGAL_FORMS = frozenset(
-    "inc incorporated corp corporation co company llc l l c ltd limited plc lp l p llp gmbh ag "
-    "bv b v nv n v sa s a spa s p a pty".split()
-)
+    {"inc", "incorporated", "corp", "corporation", "co", "company", "llc", "l", "c", "ltd",
+     "limited", "plc", "lp", "p", "llp", "gmbh", "ag", "bv", "b", "v", "nv", "n", "sa", "s", "a",
+     "spa", "pty"}
+)  # fmt: skip
 
 
 def _party_key(name: str) -> str:

@@ -764,3 +764,34 @@ def test_a_date_is_preferred_to_until_terminated() -> None:
         "earlier terminated.\n\n3A. Fees and Audit",
     )
     assert _inventory(text)["Expiration Date"][2] == "2019-07-31"
+
+
+def test_the_companies_the_preamble_lists_are_its_parties() -> None:
+    text = (
+        "Exhibit 10.2\n\nRIVER BARGE AGREEMENT\n\nThis Agreement dated March 3, 2015 is by and "
+        'between Ohio Valley Towing, Inc. (herein "Towing") located at 12 Front Street, '
+        "Marietta, Ohio, and Kanawha Grain Corporation, a West Virginia Corporation, located at "
+        "4 Mill Road, Charleston.\n\nSource: OHIO VALLEY TOWING INC., 10-K, 3/1/2016\n\n"
+        "WHEREAS Towing operates barges.\n\n1. Carriage\n1.1 Towing shall carry the grain.\n"
+    )
+    assert _inventory(text)["Parties"][2] == "Ohio Valley Towing, Inc.; Kanawha Grain Corporation"
+
+
+def test_two_companies_listed_in_capitals_on_a_title_page() -> None:
+    text = (
+        "SUPPLY AGREEMENT\n\nDATED AS OF May 2, 2016\n\nBETWEEN\n\nHALDEN OPTICS, INC.\n\n"
+        "AND\n\nVERRA LENTI S.p.A.\n\n\nTABLE OF CONTENTS\n\n1. Supply\n1.1 Verra shall supply "
+        "the lenses.\n"
+    )
+    assert _inventory(text)["Parties"][2] == "HALDEN OPTICS, INC.; VERRA LENTI S.p.A."
+
+
+def test_a_regulator_or_a_board_is_no_party() -> None:
+    text = LICENCE.replace(
+        "1. License Grant",
+        "WHEREAS, the Software is sold through dealers registered with the Securities and "
+        'Exchange Commission (the "SEC") and the Financial Industry Regulatory Authority '
+        '("FINRA"), as the Board of Directors of Harbor (the "Board") approved.\n\n'
+        "1. License Grant",
+    )
+    assert _inventory(text)["Parties"][2] == "Harbor Analytics, Inc.; Meridian Foods LLC"

@@ -407,6 +407,13 @@ def _word_list(key: str) -> tuple[str, ...]:
 
 
 @cache
+def _word_list_raw(key: str) -> tuple[str, ...]:
+    """A word list of the value readers as written (`value_words` of `inventory.yaml`)."""
+    data = read_yaml(_CATALOGUE.read_text(encoding="utf-8"))
+    return tuple(str(w) for w in (data.get("value_words") or {}).get(key) or ())
+
+
+@cache
 def _words(key: str) -> frozenset[str]:
     return frozenset(_word_list(key))
 
@@ -749,6 +756,105 @@ def _last_signature(text: str) -> tuple[date, str] | None:
     if not dates:
         return None
     return max(dates), text[max(0, said.start() - 80) : said.end() + 40]
+
+
+# the preamble's list of parties ('by and between', 'B E T W E E N:', 'concluded between:')
+# and where it ends (the recitals)
+_BETWEEN_WORD = re.compile(
+    r"\b(?:between|among(?:st)?)\b|\bB[ ]E[ ]T[ ]W[ ]E[ ]E[ ]N\b|\bby[ \t\n]+(?=[A-Z]{2})",
+    re.IGNORECASE,
+)
+_RECITALS = re.compile(
+    r"\bWHEREAS\b|\bRECITALS?\b|W[ ]?I[ ]?T[ ]?N[ ]?E[ ]?S[ ]?S[ ]?E[ ]?T[ ]?H|\bNOW,?[ \t\n]+THEREFORE\b|"
+    r"\bBACKGROUND\b|TABLE[ \t\n]+OF[ \t\n]+CONTENTS|\bIntroduction\b|\n[ \t]*1\.[ \t]",
+)
+_NAME_WORD = re.compile(r"(?:[A-Z0-9][\w&'’.-]*|\([A-Z][\w.]*\)|&|of|de|du|la|del)$")
+
+
+@cache
+def _legal_form() -> re.Pattern[str]:
+    """A company's legal form as written (`legal_forms` of `inventory.yaml`, or in capitals)."""
+    forms = sorted(
+        {f for w in _word_list_raw("legal_forms") for f in (w, w.upper())}, key=len, reverse=True
+    )
+    return re.compile(r"(?<![\w.])(?:" + "|".join(map(re.escape, forms)) + r")(?![\w])")
+
+
+def _preamble_companies(opening: str) -> list[str]:
+    """The names with a legal form ('Fonterra (USA) Inc.', 'PAGEMASTER CORPORATION') that the
+    preamble lists between its 'between' and its recitals."""
+    at = _BETWEEN_WORD.search(opening)
+    if at is None:
+        return []
+    end = _RECITALS.search(opening, at.end())
+    segment = opening[at.end() : end.start() if end else at.end() + 2500][:2500]
+    # a filing's page stamp ('Source: ACME INC., 10-K, 3/21/2019') names the filer, no party
+    segment = re.sub(r"(?im)^[ \t]*source:.*$", "", segment)
+    names: list[str] = []
+    for form in _legal_form().finditer(segment):
+        words: list[str] = []
+        before = segment[max(0, form.start() - 120) : form.start()].rstrip(" ,\t")
+        if "\n\n" in before:
+            before = before.rsplit("\n\n", 1)[1]
+        tokens = before.split()
+        while tokens:
+            bare = tokens[-1].rstrip(",")
+            if (
+                len(words) >= 7
+                or not _NAME_WORD.match(bare)
+                or bare.lower() == "and"  # 'X Inc. and Y LLC': two names
+                or re.fullmatch(r"[\d.]*\d\.[\w.]*", bare)  # '2020.', '10.C.': no name's
+            ):
+                break
+            words.insert(0, bare)
+            if tokens.pop().endswith(","):
+                break
+        while words and words[0].lower() in ("&", "of", "de", "du", "la", "del", "and"):
+            words.pop(0)
+        if not words or not any(w[:1].isupper() for w in words):
+            continue
+        if tokens and tokens[-1].lower() in ("a", "an"):
+            continue  # 'a Pennsylvania Corporation': a description, no name
+        if {w.lower() for w in words} & _words("sentence_words") or ".." in " ".join(words):
+            continue
+        comma = "," if segment[: form.start()].rstrip(" \t").endswith(",") else ""
+        names.append(" ".join(words) + comma + " " + form.group())
+    return list(dict.fromkeys(names))
+
+
+def _not_a_party(name: str) -> bool:
+    """A regulator or a company's organ a contract names ('Securities and Exchange
+    Commission', 'the Board of Directors'): no party to it."""
+    words = re.sub(r"[^\w ]+", " ", name).lower().split()
+    # its head word: the last, or the one before 'of' ('Board of Directors of Acme, Inc.')
+    head = words[words.index("of") - 1] if "of" in words[1:] else words[-1] if words else ""
+    return bool(words) and (
+        head in _words("not_party_heads")
+        or words[-1] in _words("not_party_heads")
+        or " ".join(words[-4:]) in _words("not_parties")
+    )
+
+
+def _inventory_parties(structure: DocumentStructure, whole: str) -> list[str]:
+    """The parties' names: those `find_parties` gives, without regulators and organs; with
+    fewer than two, the companies the preamble lists added."""
+    names = [
+        p.name
+        for p in find_parties(structure)
+        if not is_pronoun(p.name) and not _not_a_party(p.name)
+    ]
+    if len(names) < 2:
+        keys = [_name_key(n) for n in names]
+        for company in _preamble_companies(whole[:_OPENING_SIZE]):
+            key = _name_key(company)
+            if key and not any(key in k or k in key for k in keys) and not _not_a_party(company):
+                names.append(company)
+                keys.append(key)
+    return list(dict.fromkeys(names))
+
+
+def _name_key(name: str) -> str:
+    return re.sub(r"[\W_]+", "", _legal_form().sub("", name).casefold())
 
 
 # --------------------------------------------------------------------------------------------
@@ -1110,12 +1216,11 @@ def build_inventory(structure: DocumentStructure) -> ClauseInventory:
     head = _head(structure)
     values: dict[str, tuple[str, str]] = {}
     values["Document Name"] = (name := _document_name(head), name)
-    parties = [p.name for p in find_parties(structure) if not is_pronoun(p.name)]
-    values["Parties"] = ("; ".join(dict.fromkeys(parties)), "")
+    whole = "\n".join(c.text for c in structure.clauses)
+    values["Parties"] = ("; ".join(_inventory_parties(structure, whole)), "")
     # running heads and footers ('Source: ACME, S-1, 1/12/2018'): their dates are not the
     # contract's
     repeated = repeated_lines((c.text for c in structure.clauses), longest=200)
-    whole = "\n".join(c.text for c in structure.clauses)
     agreed, agreed_quote = _agreement_date(head, repeated, whole)
     values["Agreement Date"] = (agreed.isoformat() if agreed else "", agreed_quote)
     effective, effective_quote = _effective_date(structure, head, (agreed, agreed_quote), repeated)
