@@ -795,3 +795,25 @@ def test_a_regulator_or_a_board_is_no_party() -> None:
         "1. License Grant",
     )
     assert _inventory(text)["Parties"][2] == "Harbor Analytics, Inc.; Meridian Foods LLC"
+
+
+@pytest.mark.parametrize(
+    ("clause", "place"),
+    [
+        (
+            "THIS AGREEMENT SHALL BE GOVERNED BY THE LAWS OF THE STATE OF RHODE ISLAND, WITHOUT "
+            "REGARD TO ITS CONFLICT OF LAWS RULES.",
+            "Rhode Island",
+        ),
+        ("This Agreement is governed by the Laws of Portugal.", "Portugal"),
+        ("This Agreement is governed by the laws of the commonwealth of Virginia.", "Virginia"),
+        ("This Agreement shall be construed under Scottish law.", "Scotland"),
+    ],
+)
+def test_the_governing_law_however_cased(clause: str, place: str) -> None:
+    text = LICENCE.replace(
+        "6.1 This Agreement shall be governed by the laws of the State of New York, without "
+        "regard to\nits conflict of laws principles.",
+        f"6.1 {clause}",
+    )
+    assert _inventory(text)["Governing Law"][2] == place

@@ -283,9 +283,11 @@ def normalise_period(text: str) -> str:
     return periods[0] if periods else ""
 
 
+# the words around the place in any case ('the Laws of the Netherlands', 'the laws of The State
+# of Florida', 'the laws of the state of New York'); the place itself capitalised
 _JURISDICTION = re.compile(
-    r"laws?[ \t\n]+(?:and[ \t\n]+regulations[ \t\n]+)?(?:in[ \t\n]+force[ \t\n]+)?(?:of|in)[ \t\n]+"
-    r"(?:the[ \t\n]+)?(?:(?:State|Commonwealth|Province|Republic)[ \t\n]+of[ \t\n]+)?"
+    r"(?i:laws?)[ \t\n]+(?i:and[ \t\n]+regulations[ \t\n]+)?(?i:in[ \t\n]+force[ \t\n]+)?(?i:of|in)[ \t\n]+"
+    r"(?i:the[ \t\n]+)?(?:(?i:State|Commonwealth|Province|Republic)[ \t\n]+of[ \t\n]+)?"
     r"(?P<name>[A-Z][\w'-]*(?:[ \t\n]+(?:of[ \t\n]+|and[ \t\n]+)?[A-Z][\w'-]*){0,4})"
 )
 _GOVERNED = re.compile(
@@ -313,15 +315,36 @@ def normalise_jurisdiction(name: str) -> str:
     name = re.sub(
         r"(?:,? (?:U\.S\.A|USA|United States(?: of America)?)\.?|,? without .*)$", "", name
     )
-    return _ZH_NAMES.get(name, name)
+    # 'governed by English law': the place
+    places = dict(
+        zip(_word_list_raw("demonyms")[::2], _word_list_raw("demonyms")[1::2], strict=True)
+    )
+    return _ZH_NAMES.get(name) or places.get(name, name)
 
 
 _PLACE_NAME = r"(?P<name>[A-Z][\w'-]*(?:[ \t\n]+(?:of[ \t\n]+)?[A-Z][\w'-]*){0,3})"
-_STATE_OF = re.compile(r"\b(?:State|Commonwealth|Province)[ \t\n]+of[ \t\n]+" + _PLACE_NAME)
-_NAME_LAW = re.compile(r"\bby[ \t\n]+(?:the[ \t\n]+)?" + _PLACE_NAME + r"[ \t\n]+law\b")
+_STATE_OF = re.compile(r"\b(?i:State|Commonwealth|Province)[ \t\n]+of[ \t\n]+" + _PLACE_NAME)
+_NAME_LAW = re.compile(
+    r"\b(?:by|under|with)[ \t\n]+(?:the[ \t\n]+)?" + _PLACE_NAME + r"[ \t\n]+law\b"
+)
+
+
+def _unshout(text: str) -> str:
+    """A sentence in capitals in title case ('THE LAWS OF THE STATE OF NEW YORK' → 'the Laws
+    of the State of New York'), so that a place reads as a name; other text as it is."""
+    letters = [c for c in text if c.isalpha()]
+    if not letters or sum(c.isupper() for c in letters) < 0.8 * len(letters):
+        return text
+    small = _words("title_small_words")
+    return re.sub(
+        r"[A-Za-z][\w'-]*",
+        lambda m: m.group().lower() if m.group().lower() in small else m.group().capitalize(),
+        text,
+    )
 
 
 def _governing_law(text: str) -> tuple[str, str]:
+    text = "\n".join(_unshout(line) for line in text.split("\n"))
     zh = _ZH_JURISDICTION.search(text)
     if zh is not None:
         return _ZH_NAMES[zh.group("name")], zh.group()
