@@ -14,7 +14,7 @@ Values, where CUAD's answer holds one (Document Name, Parties, Agreement Date, E
 Expiration Date, Renewal Term, Notice Period to Terminate Renewal, Governing Law): dates to
 ISO, periods to a number and a unit, jurisdictions to their name (a country after the place
 ignored: 'Ontario, Canada' is 'Ontario'), names compared without case, punctuation and spaces
-('&' as 'and'), a party's without its legal form ('Sibannac, Inc.' is CUAD's 'Sibannac') and
+('&' as 'and'), a period in months as in years ('12 months' is '1 year'), a party's without its legal form ('Sibannac, Inc.' is CUAD's 'Sibannac') and
 allowing CUAD's misspellings ('Phamaceuticals'; nine tenths alike); a date CUAD gives as left blank ('[]/[]/2019') is right when the inventory gives
 no date and quotes a blank date; accuracy = right values / contracts whose answer is not empty.
 
@@ -84,6 +84,12 @@ def _cuad_date(answer: str) -> str:
 _CUAD_BLANK = re.compile(r"\[\]")
 
 
+def _in_months(period: str) -> str:
+    """'1 year' as '12 months' ('twelve (12) months' and 'one year' are one period)."""
+    m = re.fullmatch(r"(\d+) years?", period)
+    return f"{12 * int(m.group(1))} months" if m else re.sub(r"^1 month$", "1 months", period)
+
+
 def value_right(category: str, predicted: str, answer: str, quote: str = "") -> bool:
     """Whether the inventory's value matches CUAD's answer, both normalised. A date the
     contract leaves blank is answered right by no date, quoting the blank line (`quote`)."""
@@ -93,7 +99,7 @@ def value_right(category: str, predicted: str, answer: str, quote: str = "") -> 
         return bool(predicted) and predicted == _cuad_date(answer)
     if category in ("Renewal Term", "Notice Period to Terminate Renewal"):
         gold = "perpetual" if "perpetu" in answer.lower() else normalise_period(answer)
-        return bool(predicted) and predicted == gold
+        return bool(predicted) and _in_months(predicted) == _in_months(gold)
     if category == "Governing Law":
         gold_place = normalise_jurisdiction(answer)
         # 'Ontario' answers 'Province of Ontario, Canada': the country after the place adds nothing

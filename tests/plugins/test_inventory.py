@@ -817,3 +817,19 @@ def test_the_governing_law_however_cased(clause: str, place: str) -> None:
         f"6.1 {clause}",
     )
     assert _inventory(text)["Governing Law"][2] == place
+
+
+@pytest.mark.parametrize(
+    "term",
+    [
+        "This Agreement shall run for three (3) years and shall renew automatically each year "
+        "thereafter, unless a party gives written notice of its intention not to renew, to the "
+        "other at least 45 days prior to the end of the then current term.",
+        "This Agreement shall run for three (3) years. The parties may extend the Term for an "
+        "additional year by a written addendum.",
+        "This Agreement shall run for three (3) years and shall be renewed from year to year "
+        "thereafter unless either party objects.",
+    ],
+)
+def test_a_renewal_by_the_year(term: str) -> None:
+    assert _inventory(_licence_term(term))["Renewal Term"][2] == "1 year"

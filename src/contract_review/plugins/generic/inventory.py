@@ -1145,6 +1145,13 @@ _NO_RENEWAL = re.compile(
 )
 
 
+_EACH_UNIT = re.compile(
+    r"\b(?:each|every)[ \t\n]+(?P<unit>year|month)\b|\b(?:from[ \t\n]+)?(?P<u2>year|month)[- ]to[- ](?:year|month)\b|"
+    r"\b(?:an?|one)[ \t\n]+(?:additional|further|successive|subsequent|more)[ \t\n]+(?P<u3>year|month)\b",
+    re.IGNORECASE,
+)
+
+
 def _renewal(texts: list[str]) -> tuple[str, str]:
     """The renewal period: the period that follows a renewal word ('renew … for successive
     one (1) year terms', '自动顺延一年'), not a notice period ('… 期满前一个月通知 …')."""
@@ -1156,11 +1163,22 @@ def _renewal(texts: list[str]) -> tuple[str, str]:
                 if _NO_RENEWAL.search(sentence[max(0, at.start() - 30) : at.end() + 12]):
                     break
                 window = sentence[at.start() : at.start() + 90]
+                # 'renew automatically each year', 'from year to year', 'for an additional year'
+                each = _EACH_UNIT.search(window)
                 period = _PERIOD.search(window) or _ZH_PERIOD.search(window)
+                if each is not None and (period is None or each.start() < period.start()):
+                    unit = next(u for u in each.group("unit", "u2", "u3") if u)
+                    return f"1 {unit.lower()}", sentence.strip()
                 if period is None:
                     continue
                 if re.search(r"notice|通知|prior|before|前", window[: period.start()], re.I):
                     continue  # the period of a notice, not of the renewal
+                if re.match(
+                    r"[ \t\n]*(?:\S+[ \t\n]+)?(?:prior|before|in[ \t\n]+advance|notice)\b",
+                    window[period.end() :],
+                    re.I,
+                ):
+                    continue  # '… at least 90 days prior to the expiration': a notice
                 found = normalise_period(window[period.start() :])
                 if found:
                     return found, sentence.strip()
