@@ -833,3 +833,30 @@ def test_the_governing_law_however_cased(clause: str, place: str) -> None:
 )
 def test_a_renewal_by_the_year(term: str) -> None:
     assert _inventory(_licence_term(term))["Renewal Term"][2] == "1 year"
+
+
+def test_parties_named_only_in_the_signature_blocks() -> None:
+    text = (
+        "SERVICE ADDENDUM\n\nThis addendum provides for the upkeep of the ledger system.\n\n"
+        "1. Upkeep\n1.1 Upkeep covers patches and telephone support.\n\nIN WITNESS WHEREOF, the "
+        "representatives of the parties have signed this addendum.\n\nLEDGERWORKS, INC."
+        "                 THE FARMERS TRUST, a Kansas\n                       banking corporation"
+        "\nBy:   /s/ J. Ames              By:   /s/ P. Lund\nName:  J. Ames             Name:  "
+        "P. Lund\n"
+    )
+    assert _inventory(text)["Parties"][2] == "LEDGERWORKS, INC.; THE FARMERS TRUST"
+
+
+def test_a_signatorys_title_or_an_item_letter_is_not_part_of_a_party() -> None:
+    text = (
+        "JOINT FILING AGREEMENT\n\nThe undersigned agree to file jointly.\n\nIN WITNESS WHEREOF "
+        "the undersigned have signed.\n\n"
+        "By: /s/ R. Vale\nTitle: Chief Compliance Officer MARLOW FUND II, L.P.\n"
+        "By: /s/ R. Vale\nTitle: Managing Director MARLOW ADVISERS, LLC\n"
+    )
+    from contract_review.plugins.generic.inventory import _bare_party
+
+    assert _bare_party("Chief Compliance Officer MARLOW FUND II, L.P.") == "MARLOW FUND II, L.P."
+    assert _bare_party("(b) a trust organised by Marlow Advisers, LLC") == "Marlow Advisers, LLC"
+    assert _bare_party("Officer Supplies Ltd.") == "Officer Supplies Ltd."
+    assert "Officer" not in _inventory(text)["Parties"][2]

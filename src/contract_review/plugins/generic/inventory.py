@@ -845,6 +845,52 @@ def _preamble_companies(opening: str) -> list[str]:
     return list(dict.fromkeys(names))
 
 
+_WITNESS = re.compile(r"\bin[ \t\n]+witness[ \t\n]+where(?:of|to)\b", re.IGNORECASE)
+
+
+def _signature_companies(whole: str) -> list[str]:
+    """The names in capitals that head the signature blocks after 'IN WITNESS WHEREOF'
+    ('NETZEE, INC.      THE BANKERS BANK, a Georgia banking corporation' above 'By:')."""
+    said = list(_WITNESS.finditer(whole))
+    if not said:
+        return []
+    lines = [x for x in whole[said[-1].end() : said[-1].end() + 3000].splitlines() if x.strip()]
+    names: list[str] = []
+    for i, line in enumerate(lines[1:-1], 1):
+        if not any(re.match(r"\s*(?:By\b|/s/)", x) for x in lines[i + 1 : i + 3]):
+            continue  # a name heads its block: 'By:' follows within two lines
+        for column in re.split(r" {3,}|\t", line.strip()):
+            name = re.split(r",[ \t]+(?:a|an)[ \t]", column)[0].strip(" ,:")
+            letters = [c for c in name if c.isalpha()]
+            if (
+                len(letters) >= 3
+                and sum(c.isupper() for c in letters) >= 0.8 * len(letters)
+                and len(name.split()) <= 8
+                and not re.match(r"(?:by|name|title|date|signature)\b", name, re.I)
+            ):
+                names.append(name)
+    return names
+
+
+def _bare_party(name: str) -> str:
+    """A party's name without what a page layout ran into it: a signatory's title before it
+    ('Chief Legal Officer BLACKSTONE CLARUS GP L.L.C.'), an item letter and a description
+    ('(a) a contractual joint venture comprised of GA Retail, Inc.')."""
+    words = name.split()
+    titles = [
+        i
+        for i, w in enumerate(words[:-2])
+        if i and w.lower().strip(".,") in _words("signatory_titles")
+    ]
+    if titles:
+        words = words[titles[-1] + 1 :]
+    while len(words) > 2 and (
+        re.fullmatch(r"\(?[a-z0-9]{1,3}[.)]", words[0]) or words[0][:1].islower()
+    ):
+        words = words[1:]
+    return " ".join(words) or name
+
+
 def _not_a_party(name: str) -> bool:
     """A regulator or a company's organ a contract names ('Securities and Exchange
     Commission', 'the Board of Directors'): no party to it."""
@@ -860,15 +906,17 @@ def _not_a_party(name: str) -> bool:
 
 def _inventory_parties(structure: DocumentStructure, whole: str) -> list[str]:
     """The parties' names: those `find_parties` gives, without regulators and organs; with
-    fewer than two, the companies the preamble lists added."""
+    fewer than two, the companies the preamble lists added, or with none listed those that
+    head the signature blocks."""
     names = [
-        p.name
+        name
         for p in find_parties(structure)
-        if not is_pronoun(p.name) and not _not_a_party(p.name)
+        if not is_pronoun(p.name) and not _not_a_party(name := _bare_party(p.name))
     ]
     if len(names) < 2:
         keys = [_name_key(n) for n in names]
-        for company in _preamble_companies(whole[:_OPENING_SIZE]):
+        listed = _preamble_companies(whole[:_OPENING_SIZE])
+        for company in map(_bare_party, listed or _signature_companies(whole)):
             key = _name_key(company)
             if key and not any(key in k or k in key for k in keys) and not _not_a_party(company):
                 names.append(company)
