@@ -860,3 +860,37 @@ def test_a_signatorys_title_or_an_item_letter_is_not_part_of_a_party() -> None:
     assert _bare_party("(b) a trust organised by Marlow Advisers, LLC") == "Marlow Advisers, LLC"
     assert _bare_party("Officer Supplies Ltd.") == "Officer Supplies Ltd."
     assert "Officer" not in _inventory(text)["Parties"][2]
+
+
+def test_an_effective_date_defined_as_the_signing_is_the_contracts_date() -> None:
+    text = LICENCE.replace(' (the "Effective Date")', "").replace(
+        "1. License Grant",
+        '1. Definitions\n1.0 "Effective Date" means the date on which both parties sign and '
+        "execute this Agreement.\n\n1A. License Grant",
+    )
+    assert _inventory(text)["Effective Date"][2] == "2016-09-23"
+
+
+def test_a_date_line_that_says_effective_gives_the_effective_date() -> None:
+    text = _UNDATED.replace("2. Governing Law", "2. Law") + (
+        "Signed and effective this 9th day of March, 2017.\n\nBy: /s/ A. Reyes\n"
+    )
+    got = _inventory(text)
+    assert got["Agreement Date"][2] == "2017-03-09"
+    assert got["Effective Date"][2] == "2017-03-09"
+
+
+def test_a_term_sheet_is_no_term() -> None:
+    text = _licence_term(
+        "This Agreement supersedes the term sheet the parties signed, under which their "
+        "cooperation was to commence on July 17, 2015."
+    ).replace("2. Term and Renewal", "2. Prior Dealings")
+    assert _inventory(text)["Effective Date"][2] == "2016-09-23"
+
+
+def test_a_clause_reference_is_no_length_of_the_term() -> None:
+    text = _licence_term(
+        "This Agreement shall continue in force until the earlier of the sale of the Station "
+        "and, subject to Section 7(d), the delivery of a notice of termination."
+    )
+    assert _inventory(text)["Expiration Date"][2] == "perpetual"

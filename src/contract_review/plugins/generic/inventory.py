@@ -694,7 +694,12 @@ def _effective_date(
             # Date")') names the date nearest it
             nearest = found[-1] if defined.source == "inline" else found[0]
             return nearest.value, defined.definition[:200]
-        if _AS_AGREED.search(defined.definition) and agreed is not None:
+        # 'the date hereof', 'the date on which the Parties sign this Agreement': its date
+        signing = re.search(r"\b(?:sign|execut)\w*", defined.definition, re.I)
+        if (
+            _AS_AGREED.search(defined.definition)
+            or (signing and not _LAST_SIGNATURE.search(defined.definition))
+        ) and agreed is not None:
             return agreed, defined.definition[:200]
         if defined.source != "inline" and not (
             _LAST_SIGNATURE.search(defined.definition) or _POINTER.search(defined.definition)
@@ -744,8 +749,9 @@ def _effective_date(
     # in the heading: the contract takes effect on its date
     if re.search(r"Effective Date|effective (?:as of|on)|生效", whole):
         return agreed, agreed_quote if agreed is None else ""
-    # a term whose start is not said runs from the contract's date
-    if re.search(r"\bterm\b", whole, re.I):
+    # a term whose start is not said runs from the contract's date, as does a contract its
+    # date line says is effective ('Signed and effective this 25th day of May, 1999')
+    if re.search(r"\bterm\b", whole, re.I) or re.search(r"\beffective\b", agreed_quote, re.I):
         return agreed, agreed_quote if agreed is None else ""
     return None, ""
 
@@ -942,7 +948,7 @@ _PERPETUAL = re.compile(
     re.IGNORECASE,
 )
 _TERM_WORDS = re.compile(
-    r"\bterm\b|\bexpire|\bterminates?[ \t\n]+on\b|\bremains?[ \t\n]+in[ \t\n]+(?:full[ \t\n]+)?(?:force|effect)|"
+    r"\bterm\b(?![ \t\n]+sheet)|\bexpire|\bterminates?[ \t\n]+on\b|\bremains?[ \t\n]+in[ \t\n]+(?:full[ \t\n]+)?(?:force|effect)|"
     r"\bcontinues?[ \t\n]+(?:in[ \t\n]+(?:full[ \t\n]+)?(?:force|effect)|for)|有效期|期限",
     re.IGNORECASE,
 )
@@ -1334,7 +1340,8 @@ def build_inventory(structure: DocumentStructure) -> ClauseInventory:
         # of termination') has no end of its own: perpetual
         stated = _term_stated(structure)
         said = re.sub(r"^\W*\d+(?:\.\d+)*\W*", "", stated)  # after its clause number
-        fixed = _periods(said) or find_dates(said) or re.search(r"\d|\[|_{2,}", said)
+        # a number in brackets is a length cut off ('for Thirty-six (36)'); 'Section 7(d)' none
+        fixed = _periods(said) or find_dates(said) or re.search(r"\(\s*\d+\s*\)|\[|_{2,}", said)
         stated_value = "perpetual" if not fixed and _ENDS_ONLY_IF.search(said) else ""
         values["Expiration Date"] = (stated_value, stated)
     renewal_texts = texts.get("Renewal Term", []) + texts.get(
