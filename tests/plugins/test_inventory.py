@@ -894,3 +894,24 @@ def test_a_clause_reference_is_no_length_of_the_term() -> None:
         "and, subject to Section 7(d), the delivery of a notice of termination."
     )
     assert _inventory(text)["Expiration Date"][2] == "perpetual"
+
+
+def test_notice_that_stops_a_renewal_without_prior_to() -> None:
+    term = (
+        "This Agreement shall run for two (2) years and shall be automatically renewed for "
+        "additional one year periods, unless terminated by either party upon sixty (60) days "
+        "written notice to the other."
+    )
+    assert _inventory(_licence_term(term))["Notice Period to Terminate Renewal"][2] == "60 days"
+
+
+def test_the_document_name_in_a_preamble_past_a_table_of_contents() -> None:
+    contents = "".join(f"{n}. Heading number {n} {'.' * 20} {n + 2}\n" for n in range(1, 90))
+    text = (
+        "Exhibit 10.4\n\nCertain portions of this exhibit have been omitted.\n\nTABLE OF "
+        "CONTENTS\n\n" + contents + '\nThis TIMBER SUPPLY AGREEMENT (the "Agreement") is '
+        "entered into as of June 14, 2016 by and between Pomona Ltd and Grafton LLC.\n"
+    )
+    assert _inventory(text)["Document Name"][2] == "TIMBER SUPPLY AGREEMENT"
+    brand = "Exhibit 99.2\n\nThis e-commerce Fulfilment Agreement is between Pomona Ltd and Grafton LLC."
+    assert _inventory(brand + _BODY)["Document Name"][2] == "e-commerce Fulfilment Agreement"

@@ -378,7 +378,9 @@ _NOT_TITLE = re.compile(
     r"^\W*(?:exhibit|table of contents|execution|confidential|source:|page)\b", re.I
 )
 _THIS_NAME = re.compile(
-    r"\b(?:This|THIS)[ \t\n]+(?P<name>(?:[A-Z][\w&,'-]*[ \t\n]+){1,8}?(?:Agreement|AGREEMENT|Contract|CONTRACT))\b"
+    # a name may start as brands do ('This e-business Hosting Agreement')
+    r"\b(?:This|THIS)[ \t\n]+(?P<name>(?:(?:[A-Z]|[a-z]{1,2}-)[\w&,'-]*[ \t\n]+){1,8}?"
+    r"(?:Agreement|AGREEMENT|Contract|CONTRACT))\b"
 )
 
 
@@ -1270,7 +1272,26 @@ def _notice_period(texts: list[str]) -> tuple[str, str]:
             period = after[0] if after else period
         if period and re.search(r"notice|notif|通知|written", sentence, re.I):
             return period, sentence.strip()
+    # 'shall renew automatically … unless terminated by either party upon ninety (90) days
+    # written notice': the notice that ends it before it renews
+    for sentence in sentences:
+        if not _RENEWAL.search(sentence):
+            continue
+        unless = _UNLESS_NOTICE.search(sentence)
+        if unless is not None:
+            periods = _periods(unless.group())
+            if periods:
+                return periods[-1], sentence.strip()
     return "", ""
+
+
+_UNLESS_NOTICE = re.compile(
+    r"\b(?:unless|until)\b[^.;]{0,40}?\b(?:terminat|cancel)\w*[^.;]{0,80}?"
+    r"\b(?:\d{1,3}|[a-z]+(?:[- ][a-z]+)?)[ \t\n]*(?:\([ \t]*\d{1,3}[ \t]*\)[ \t\n]*)?"
+    r"(?:calendar[ \t\n]+|business[ \t\n]+)?(?:days?|months?)['’]?[ \t\n]+(?:prior[ \t\n]+)?"
+    r"(?:written[ \t\n]+)?notice",
+    re.IGNORECASE,
+)
 
 
 # --------------------------------------------------------------------------------------------
@@ -1309,9 +1330,11 @@ def build_inventory(structure: DocumentStructure) -> ClauseInventory:
         for name, ids in found.items()
     }
     head = _head(structure)
-    values: dict[str, tuple[str, str]] = {}
-    values["Document Name"] = (name := _document_name(head), name)
     whole = "\n".join(c.text for c in structure.clauses)
+    values: dict[str, tuple[str, str]] = {}
+    # none in the head: the preamble past a table of contents ('This PROMOTION AGREEMENT')
+    name = _document_name(head) or _document_name(whole[:_OPENING_SIZE])
+    values["Document Name"] = (name, name)
     values["Parties"] = ("; ".join(_inventory_parties(structure, whole)), "")
     # running heads and footers ('Source: ACME, S-1, 1/12/2018'): their dates are not the
     # contract's
