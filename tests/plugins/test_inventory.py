@@ -915,3 +915,21 @@ def test_the_document_name_in_a_preamble_past_a_table_of_contents() -> None:
     assert _inventory(text)["Document Name"][2] == "TIMBER SUPPLY AGREEMENT"
     brand = "Exhibit 99.2\n\nThis e-commerce Fulfilment Agreement is between Pomona Ltd and Grafton LLC."
     assert _inventory(brand + _BODY)["Document Name"][2] == "e-commerce Fulfilment Agreement"
+
+
+def test_two_names_run_together_past_a_label_are_two_parties(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from contract_review.parties import Party
+    from contract_review.plugins.generic import inventory
+
+    found = [
+        Party(name="Pomona Ltd", labels=("Pomona Ltd",), roles=()),
+        Party(name='Pomona Ltd (the "Owner") and Grafton Mills, LLC', labels=("Owner",), roles=()),
+        Party(name="Grafton Mills Limited", labels=("Grafton UK",), roles=()),
+    ]
+    monkeypatch.setattr(inventory, "find_parties", lambda structure: found)
+    # the same name once; two companies of one name with different forms stay two
+    assert _inventory(LICENCE)["Parties"][2] == (
+        "Pomona Ltd; Grafton Mills, LLC; Grafton Mills Limited"
+    )

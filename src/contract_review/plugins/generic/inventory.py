@@ -912,6 +912,9 @@ def _not_a_party(name: str) -> bool:
     )
 
 
+_LABEL_AND = re.compile(r"\s*\((?:the\s+)?[\"“][^\"”]{1,40}[\"”]\)\s*,?\s*and\s+")
+
+
 def _inventory_parties(structure: DocumentStructure, whole: str) -> list[str]:
     """The parties' names: those `find_parties` gives, without regulators and organs; with
     fewer than two, the companies the preamble lists added, or with none listed those that
@@ -919,8 +922,13 @@ def _inventory_parties(structure: DocumentStructure, whole: str) -> list[str]:
     names = [
         name
         for p in find_parties(structure)
-        if not is_pronoun(p.name) and not _not_a_party(name := _bare_party(p.name))
+        if not is_pronoun(p.name)
+        # 'Clear Capital (the "Company") and RadialSpark, LLC': two names run together
+        for part in _LABEL_AND.split(p.name)
+        if part.strip() and not _not_a_party(name := _bare_party(part.strip(" ,")))
     ]
+    # the same name twice, not two companies of one name ('Adaptimmune LLC', '… Limited')
+    names = list({re.sub(r"[\W_]+", "", n.casefold()): n for n in reversed(names)}.values())[::-1]
     if len(names) < 2:
         keys = [_name_key(n) for n in names]
         listed = _preamble_companies(whole[:_OPENING_SIZE])
