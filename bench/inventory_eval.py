@@ -12,8 +12,11 @@ folds and read the held-out one.
 
 Values, where CUAD's answer holds one (Document Name, Parties, Agreement Date, Effective Date,
 Expiration Date, Renewal Term, Notice Period to Terminate Renewal, Governing Law): dates to
-ISO, periods to a number and a unit, jurisdictions to their name, names compared without case
-and punctuation; accuracy = right values / contracts whose answer is not empty.
+ISO, periods to a number and a unit, jurisdictions to their name (a country after the place
+ignored: 'Ontario, Canada' is 'Ontario'), names compared without case, punctuation and spaces
+('&' as 'and'), a period in months as in years ('12 months' is '1 year'), a party's without its legal form ('Sibannac, Inc.' is CUAD's 'Sibannac') and
+allowing CUAD's misspellings ('Phamaceuticals'; nine tenths alike); a date CUAD gives as left blank ('[]/[]/2019') is right when the inventory gives
+no date and quotes a blank date; accuracy = right values / contracts whose answer is not empty.
 
 With `--blind` the values are scored instead on the English and Chinese contracts of
 `tests/fixtures/inventory_blind*/`, written (with their answers) by someone who had not seen the
@@ -25,6 +28,7 @@ inventory's rules: every value, also where the right answer is that there is non
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import re
 import statistics
@@ -39,6 +43,7 @@ from contract_review.plugins.generic.inventory import (
     CATEGORIES,
     VALUE_CATEGORIES,
     build_inventory,
+    has_blank_date,
     normalise_jurisdiction,
     normalise_period,
 )
@@ -75,25 +80,67 @@ def _cuad_date(answer: str) -> str:
         return ""
 
 
-def value_right(category: str, predicted: str, answer: str) -> bool:
-    """Whether the inventory's value matches CUAD's answer, both normalised."""
+# CUAD writes a date the contract leaves blank with '[]' ('[]/[]/2019')
+_CUAD_BLANK = re.compile(r"\[\]")
+
+
+def _in_months(period: str) -> str:
+    """'1 year' as '12 months' ('twelve (12) months' and 'one year' are one period)."""
+    m = re.fullmatch(r"(\d+) years?", period)
+    return f"{12 * int(m.group(1))} months" if m else re.sub(r"^1 month$", "1 months", period)
+
+
+def value_right(category: str, predicted: str, answer: str, quote: str = "") -> bool:
+    """Whether the inventory's value matches CUAD's answer, both normalised. A date the
+    contract leaves blank is answered right by no date, quoting the blank line (`quote`)."""
     if category in ("Agreement Date", "Effective Date", "Expiration Date"):
+        if _CUAD_BLANK.search(answer) and not predicted:
+            return has_blank_date(quote)
         return bool(predicted) and predicted == _cuad_date(answer)
     if category in ("Renewal Term", "Notice Period to Terminate Renewal"):
         gold = "perpetual" if "perpetu" in answer.lower() else normalise_period(answer)
-        return bool(predicted) and predicted == gold
+        return bool(predicted) and _in_months(predicted) == _in_months(gold)
     if category == "Governing Law":
-        return _plain(predicted) == _plain(normalise_jurisdiction(answer))
+        gold_place = normalise_jurisdiction(answer)
+        # 'Ontario' answers 'Province of Ontario, Canada': the country after the place adds nothing
+        return _plain(predicted) in (_plain(gold_place), _plain(gold_place.split(",")[0]))
     if category == "Document Name":
         # CUAD's answers are sometimes cut short ('JOINT VENTURE AGREEMEN'): a name holding
         # the other and almost as long counts
-        got, gold_name = _plain(predicted), _plain(answer)
+        # '&' is 'and', and CUAD's copies lose spaces ('VIRTUALNETWORK'): compare without them
+        got, gold_name = (
+            _plain(re.sub("&", " and ", x)).replace(" ", "") for x in (predicted, answer)
+        )
         short, long_ = sorted((got, gold_name), key=len)
         return bool(got) and short in long_ and len(short) >= 0.85 * len(long_)
     # Parties: every party found is named in the answer, and at least two are found.
     names = [n for n in predicted.split("; ") if n]
     gold = _plain(answer)
-    return len(names) >= 2 and all(_plain(n) in gold for n in names)
+    gold_parties = [k for part in answer.split(";") if (k := _party_key(part))]
+    return len(names) >= 2 and all(
+        _plain(n) in gold
+        or _party_key(n) in gold.replace(" ", "")
+        or any(difflib.SequenceMatcher(None, _party_key(n), k).ratio() >= 0.9 for k in gold_parties)
+        for n in names
+    )
+
+
+# legal forms a party's name may be given with or without ('Sibannac, Inc.', 'Sibannac Inc')
+_LEGAL_FORMS = frozenset(
+    {"inc", "incorporated", "corp", "corporation", "co", "company", "llc", "l", "c", "ltd",
+     "limited", "plc", "lp", "p", "llp", "gmbh", "ag", "bv", "b", "v", "nv", "n", "sa", "s", "a",
+     "spa", "pty"}
+)  # fmt: skip
+
+
+def _party_key(name: str) -> str:
+    """A party's name to compare: its labels ('("Bravatek")'), legal form, case, punctuation
+    and spaces dropped ('IndeLiving' is 'Inde Living')."""
+    name = re.sub(r"\([^)]*\)?|[\"“][^\"”]*[\"”]?", " ", name)
+    words = _plain(name).split()
+    while len(words) > 1 and words[-1] in _LEGAL_FORMS:
+        words.pop()
+    return "".join(words)
 
 
 def evaluate(data_dir: Data, k: int = 0) -> dict[str, Any]:
@@ -128,7 +175,7 @@ def evaluate(data_dir: Data, k: int = 0) -> dict[str, Any]:
                 c.tn += not gold and not entry.present
             answer = str(label.get("answer") or "")
             if category in VALUE_CATEGORIES and gold and answer.strip():
-                right = value_right(category, entry.value, answer)
+                right = value_right(category, entry.value, answer, entry.quote)
                 for key in ((fold, category), (-1, category)):
                     values.setdefault(key, []).append(right)
                 if not right:

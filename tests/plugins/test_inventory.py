@@ -15,6 +15,7 @@ from contract_review.plugins.generic.inventory import (
     CATEGORIES,
     build_inventory,
     find_dates,
+    has_blank_date,
     normalise_jurisdiction,
     normalise_period,
 )
@@ -543,3 +544,392 @@ def test_an_effective_date_on_an_event_has_no_date() -> None:
     present, _, value = _inventory(text)["Effective Date"]
     assert present
     assert value == ""
+
+
+def test_a_blank_date_is_told_from_a_date() -> None:
+    # the bench counts 'no date' right for a date CUAD gives as left blank only with it
+    assert has_blank_date("effective as of the ____ day of __________, 2021, by")
+    assert has_blank_date("dated as of [  ], 2019")
+    assert not has_blank_date("dated as of the 4th day of March, 2021")
+
+
+_BODY = (
+    "\n\nThe parties agree as follows.\n\n1. Supply\n1.1 The supplier shall deliver the goods "
+    "ordered.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("heading", "name"),
+    [
+        # after an exhibit number, run on into the preamble
+        (
+            "Exhibit 10.3 ORCHARD GROOMING SERVICES AGREEMENT THIS AGREEMENT is made on "
+            "1 March 2021 between Pomona Ltd and Grafton LLC.",
+            "ORCHARD GROOMING SERVICES AGREEMENT",
+        ),
+        (
+            "EXHIBIT 4.2 HARBOUR PILOTAGE AGREEMENT between Pomona Ltd and Grafton LLC",
+            "HARBOUR PILOTAGE AGREEMENT",
+        ),
+        # capitals a page layout spread over one line
+        (
+            "NORTH SEA TIDAL ARRAY 3     OPERATION AND UPKEEP   AGREEMENT     Aberdeen  May 2021",
+            "NORTH SEA TIDAL ARRAY 3 OPERATION AND UPKEEP AGREEMENT",
+        ),
+        (
+            "SEED BANK   STORAGE AND RETRIEVAL AGREEMENT   FOR HERITAGE CULTIVARS      This Seed "
+            "Bank Storage and Retrieval Agreement is made between Pomona Ltd and Grafton LLC.",
+            "SEED BANK STORAGE AND RETRIEVAL AGREEMENT FOR HERITAGE CULTIVARS",
+        ),
+        (
+            "Orchard Supply Agreement Between      Pomona Ltd and Grafton LLC",
+            "Orchard Supply Agreement",
+        ),
+        ("Courier Agreement, POMONA/ GRAFTON", "Courier Agreement"),
+        (
+            "HOSTING, SUPPORT AND ESCROW AGREEMENT\nDATED AS OF MAY 3, 2021",
+            "HOSTING, SUPPORT AND ESCROW AGREEMENT",
+        ),
+        ("Exhibit 99.1\nDealership agreement\nbetween\nPomona Ltd", "Dealership agreement"),
+        ("Cold Storage Agreement Agreement No: CS/2021/044", "Cold Storage Agreement"),
+        (
+            "Exhibit 2 WAREHOUSING AGREEMENT WAREHOUSING AGREEMENT, dated May 3, 2021",
+            "WAREHOUSING AGREEMENT",
+        ),
+        # a legend in capitals is no title
+        (
+            "CONFIDENTIAL PORTIONS OF THIS AGREEMENT HAVE BEEN OMITTED.   BARGE CHARTER AGREEMENT",
+            "BARGE CHARTER AGREEMENT",
+        ),
+    ],
+)
+def test_the_document_name_from_headings_real_filings_write(heading: str, name: str) -> None:
+    assert _inventory(heading + _BODY)["Document Name"][2] == name
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("effective as of2 October 2018 between", date(2018, 10, 2)),  # run on to 'of'
+        ("made this 2n d day of October, 2018", date(2018, 10, 2)),  # an ordinal broken
+        ("entered into the 21s t day of March 2011", date(2011, 3, 21)),
+        ("made this 23 rd day of July, 2009", date(2009, 7, 23)),
+        ("dated this 5th  day of APRIL , 2007", date(2007, 4, 5)),  # a space before the comma
+        ("dated the 5th day of\n        ---- April, 2007", date(2007, 4, 5)),  # a rule
+        ("signed on July 4 , 2012", date(2012, 7, 4)),
+        ("commencing on July 4,2012", date(2012, 7, 4)),  # no space after the comma
+        ("Signed 30/4/19", date(2019, 4, 30)),  # a day over 12 first, a two-digit year
+    ],
+)
+def test_dates_as_filings_break_them(text: str, value: date) -> None:
+    assert [d.value for d in find_dates(text)] == [value]
+
+
+def test_a_term_without_a_start_runs_from_the_contracts_date() -> None:
+    text = (
+        "FREIGHT FORWARDING AGREEMENT\n\nThis Agreement is made on 7 February 2019 between "
+        "Pomona Ltd and Grafton LLC.\n\n1. Duration\n1.1 The term of this Agreement is two "
+        "years.\n\n2. Payment\n2.1 Grafton pays each invoice within 30 days.\n"
+    )
+    assert _inventory(text)["Effective Date"][2] == "2019-02-07"
+
+
+def test_the_effective_date_label_names_the_date_nearest_it() -> None:
+    text = LICENCE.replace(
+        'entered into as of the 23rd day of\nSeptember, 2016 (the "Effective Date")',
+        'signed on October 3, 2016 but effective as of September 1, 2016 (the "Effective Date")',
+    )
+    got = _inventory(text)
+    assert got["Agreement Date"][2] == "2016-10-03"
+    assert got["Effective Date"][2] == "2016-09-01"
+
+
+_UNDATED = (
+    "COLD CHAIN LOGISTICS AGREEMENT\n\nThis Agreement is between Pomona Ltd and Grafton LLC.\n\n"
+    "1. Services\n1.1 Grafton shall store the goods at two to eight degrees.\n\n"
+    "2. Governing Law\n2.1 This Agreement is governed by the laws of the State of Oregon.\n\n"
+    + "".join(
+        f"{n}. Handling\n{n}.1 Grafton shall keep a log of the temperature of each pallet.\n\n"
+        for n in range(3, 60)
+    )
+)
+
+
+@pytest.mark.parametrize(
+    ("ending", "value"),
+    [
+        (
+            "IN WITNESS WHEREOF the parties have executed this Agreement on the 9th day of "
+            "March, 2017.\n\nPOMONA LTD\nBy: /s/ A. Reyes\n",
+            "2017-03-09",
+        ),
+        ("Signed and agreed this 9th day of March, 2017.\n\nBy: /s/ A. Reyes\n", "2017-03-09"),
+        ("Portland, March 9, 2017\n\n/s/ A. Reyes      /s/ B. Okafor\n", "2017-03-09"),
+        # the blocks' dates: the later signature completes the contract
+        (
+            "POMONA LTD                GRAFTON LLC\nBy: /s/ A. Reyes          By: /s/ B. Okafor\n"
+            "Date: 3/7/2017   Date: 3/9/2017\n",
+            "2017-03-09",
+        ),
+    ],
+)
+def test_an_undated_opening_is_dated_where_it_is_signed(ending: str, value: str) -> None:
+    assert _inventory(_UNDATED + ending)["Agreement Date"][2] == value
+
+
+def test_the_preamble_past_a_table_of_contents_dates_the_contract() -> None:
+    contents = "".join(f"{n}. Heading number {n} {'.' * 20} {n + 2}\n" for n in range(1, 90))
+    text = (
+        "Exhibit 10.4\n\nTABLE OF CONTENTS\n\n"
+        + contents
+        + "\nPage 2 of 40 printed 12/01/2016\n\nTIMBER SUPPLY AGREEMENT\n\nThis TIMBER SUPPLY "
+        'AGREEMENT (the "Agreement") is entered into as of June 14, 2016 by and between '
+        "Pomona Ltd and Grafton LLC.\n"
+    )
+    assert _inventory(text)["Agreement Date"][2] == "2016-06-14"
+
+
+@pytest.mark.parametrize(
+    ("term", "value"),
+    [
+        (
+            "The term of this Agreement will commence on the Effective Date and continue for a "
+            "period of two (2) years after the Effective Date.",
+            "2018-09-23",
+        ),
+        ("This Agreement shall run for six (6) Contract Years.", "2022-09-23"),
+        (
+            "This Agreement shall remain in effect for eighteen (18) full calendar months.",
+            "2018-03-23",
+        ),
+        (
+            "This Agreement shall continue until the second anniversary of the Effective Date.",
+            "2018-09-23",
+        ),
+        (
+            "This Agreement shall continue until the four (4) year anniversary of the Effective "
+            "Date.",
+            "2020-09-23",
+        ),
+        (
+            "It shall be effective on 6 May 2017 and shall have a duration of two years.",
+            "2019-05-06",
+        ),
+        # a caveat before the date does not hide it
+        (
+            "The term of this Agreement, unless mutually extended in writing, shall expire on "
+            "March 31, 2021.",
+            "2021-03-31",
+        ),
+        ("This Agreement terminates on June 30, 2020 unless renewed.", "2020-06-30"),
+        # counted from an event, not from the contract's start: no date to give
+        (
+            "The term of this Agreement shall continue for three (3) years following the first "
+            "commercial shipment of the Software.",
+            "",
+        ),
+        # it ends only if something may happen: no end of its own
+        (
+            "This Agreement shall expire if the Licensee ceases to hold a broadcasting permit.",
+            "perpetual",
+        ),
+        (
+            "This Agreement shall continue in force until the earlier of the sale of the "
+            "Station and the delivery by the Licensor of a notice of termination.",
+            "perpetual",
+        ),
+    ],
+)
+def test_the_end_of_a_term_as_contracts_count_it(term: str, value: str) -> None:
+    assert _inventory(_licence_term(term))["Expiration Date"][2] == value
+
+
+def test_another_term_defined_or_a_duty_after_the_term_is_not_the_contracts_end() -> None:
+    text = _licence_term(
+        '"Contract Quarter" means three months, except that the first Contract Quarter of the '
+        "Term shall commence on the Effective Date and end on December 31, 2016. Each party "
+        "shall keep records during the term of this Agreement and for a period of three (3) "
+        "years thereafter. The term of this Agreement shall be five (5) years."
+    )
+    assert _inventory(text)["Expiration Date"][2] == "2021-09-23"
+
+
+def test_a_date_is_preferred_to_until_terminated() -> None:
+    text = _licence_term(
+        "This Agreement shall remain in force until terminated by either party on notice."
+    ).replace(
+        "3. Fees and Audit",
+        "3. Duration of Services\n3.0 This Agreement shall terminate on July 31, 2019 unless "
+        "earlier terminated.\n\n3A. Fees and Audit",
+    )
+    assert _inventory(text)["Expiration Date"][2] == "2019-07-31"
+
+
+def test_the_companies_the_preamble_lists_are_its_parties() -> None:
+    text = (
+        "Exhibit 10.2\n\nRIVER BARGE AGREEMENT\n\nThis Agreement dated March 3, 2015 is by and "
+        'between Ohio Valley Towing, Inc. (herein "Towing") located at 12 Front Street, '
+        "Marietta, Ohio, and Kanawha Grain Corporation, a West Virginia Corporation, located at "
+        "4 Mill Road, Charleston.\n\nSource: OHIO VALLEY TOWING INC., 10-K, 3/1/2016\n\n"
+        "WHEREAS Towing operates barges.\n\n1. Carriage\n1.1 Towing shall carry the grain.\n"
+    )
+    assert _inventory(text)["Parties"][2] == "Ohio Valley Towing, Inc.; Kanawha Grain Corporation"
+
+
+def test_two_companies_listed_in_capitals_on_a_title_page() -> None:
+    text = (
+        "SUPPLY AGREEMENT\n\nDATED AS OF May 2, 2016\n\nBETWEEN\n\nHALDEN OPTICS, INC.\n\n"
+        "AND\n\nVERRA LENTI S.p.A.\n\n\nTABLE OF CONTENTS\n\n1. Supply\n1.1 Verra shall supply "
+        "the lenses.\n"
+    )
+    assert _inventory(text)["Parties"][2] == "HALDEN OPTICS, INC.; VERRA LENTI S.p.A."
+
+
+def test_a_regulator_or_a_board_is_no_party() -> None:
+    text = LICENCE.replace(
+        "1. License Grant",
+        "WHEREAS, the Software is sold through dealers registered with the Securities and "
+        'Exchange Commission (the "SEC") and the Financial Industry Regulatory Authority '
+        '("FINRA"), as the Board of Directors of Harbor (the "Board") approved.\n\n'
+        "1. License Grant",
+    )
+    assert _inventory(text)["Parties"][2] == "Harbor Analytics, Inc.; Meridian Foods LLC"
+
+
+@pytest.mark.parametrize(
+    ("clause", "place"),
+    [
+        (
+            "THIS AGREEMENT SHALL BE GOVERNED BY THE LAWS OF THE STATE OF RHODE ISLAND, WITHOUT "
+            "REGARD TO ITS CONFLICT OF LAWS RULES.",
+            "Rhode Island",
+        ),
+        ("This Agreement is governed by the Laws of Portugal.", "Portugal"),
+        ("This Agreement is governed by the laws of the commonwealth of Virginia.", "Virginia"),
+        ("This Agreement shall be construed under Scottish law.", "Scotland"),
+    ],
+)
+def test_the_governing_law_however_cased(clause: str, place: str) -> None:
+    text = LICENCE.replace(
+        "6.1 This Agreement shall be governed by the laws of the State of New York, without "
+        "regard to\nits conflict of laws principles.",
+        f"6.1 {clause}",
+    )
+    assert _inventory(text)["Governing Law"][2] == place
+
+
+@pytest.mark.parametrize(
+    "term",
+    [
+        "This Agreement shall run for three (3) years and shall renew automatically each year "
+        "thereafter, unless a party gives written notice of its intention not to renew, to the "
+        "other at least 45 days prior to the end of the then current term.",
+        "This Agreement shall run for three (3) years. The parties may extend the Term for an "
+        "additional year by a written addendum.",
+        "This Agreement shall run for three (3) years and shall be renewed from year to year "
+        "thereafter unless either party objects.",
+    ],
+)
+def test_a_renewal_by_the_year(term: str) -> None:
+    assert _inventory(_licence_term(term))["Renewal Term"][2] == "1 year"
+
+
+def test_parties_named_only_in_the_signature_blocks() -> None:
+    text = (
+        "SERVICE ADDENDUM\n\nThis addendum provides for the upkeep of the ledger system.\n\n"
+        "1. Upkeep\n1.1 Upkeep covers patches and telephone support.\n\nIN WITNESS WHEREOF, the "
+        "representatives of the parties have signed this addendum.\n\nLEDGERWORKS, INC."
+        "                 THE FARMERS TRUST, a Kansas\n                       banking corporation"
+        "\nBy:   /s/ J. Ames              By:   /s/ P. Lund\nName:  J. Ames             Name:  "
+        "P. Lund\n"
+    )
+    assert _inventory(text)["Parties"][2] == "LEDGERWORKS, INC.; THE FARMERS TRUST"
+
+
+def test_a_signatorys_title_or_an_item_letter_is_not_part_of_a_party() -> None:
+    text = (
+        "JOINT FILING AGREEMENT\n\nThe undersigned agree to file jointly.\n\nIN WITNESS WHEREOF "
+        "the undersigned have signed.\n\n"
+        "By: /s/ R. Vale\nTitle: Chief Compliance Officer MARLOW FUND II, L.P.\n"
+        "By: /s/ R. Vale\nTitle: Managing Director MARLOW ADVISERS, LLC\n"
+    )
+    from contract_review.plugins.generic.inventory import _bare_party
+
+    assert _bare_party("Chief Compliance Officer MARLOW FUND II, L.P.") == "MARLOW FUND II, L.P."
+    assert _bare_party("(b) a trust organised by Marlow Advisers, LLC") == "Marlow Advisers, LLC"
+    assert _bare_party("Officer Supplies Ltd.") == "Officer Supplies Ltd."
+    assert "Officer" not in _inventory(text)["Parties"][2]
+
+
+def test_an_effective_date_defined_as_the_signing_is_the_contracts_date() -> None:
+    text = LICENCE.replace(' (the "Effective Date")', "").replace(
+        "1. License Grant",
+        '1. Definitions\n1.0 "Effective Date" means the date on which both parties sign and '
+        "execute this Agreement.\n\n1A. License Grant",
+    )
+    assert _inventory(text)["Effective Date"][2] == "2016-09-23"
+
+
+def test_a_date_line_that_says_effective_gives_the_effective_date() -> None:
+    text = _UNDATED.replace("2. Governing Law", "2. Law") + (
+        "Signed and effective this 9th day of March, 2017.\n\nBy: /s/ A. Reyes\n"
+    )
+    got = _inventory(text)
+    assert got["Agreement Date"][2] == "2017-03-09"
+    assert got["Effective Date"][2] == "2017-03-09"
+
+
+def test_a_term_sheet_is_no_term() -> None:
+    text = _licence_term(
+        "This Agreement supersedes the term sheet the parties signed, under which their "
+        "cooperation was to commence on July 17, 2015."
+    ).replace("2. Term and Renewal", "2. Prior Dealings")
+    assert _inventory(text)["Effective Date"][2] == "2016-09-23"
+
+
+def test_a_clause_reference_is_no_length_of_the_term() -> None:
+    text = _licence_term(
+        "This Agreement shall continue in force until the earlier of the sale of the Station "
+        "and, subject to Section 7(d), the delivery of a notice of termination."
+    )
+    assert _inventory(text)["Expiration Date"][2] == "perpetual"
+
+
+def test_notice_that_stops_a_renewal_without_prior_to() -> None:
+    term = (
+        "This Agreement shall run for two (2) years and shall be automatically renewed for "
+        "additional one year periods, unless terminated by either party upon sixty (60) days "
+        "written notice to the other."
+    )
+    assert _inventory(_licence_term(term))["Notice Period to Terminate Renewal"][2] == "60 days"
+
+
+def test_the_document_name_in_a_preamble_past_a_table_of_contents() -> None:
+    contents = "".join(f"{n}. Heading number {n} {'.' * 20} {n + 2}\n" for n in range(1, 90))
+    text = (
+        "Exhibit 10.4\n\nCertain portions of this exhibit have been omitted.\n\nTABLE OF "
+        "CONTENTS\n\n" + contents + '\nThis TIMBER SUPPLY AGREEMENT (the "Agreement") is '
+        "entered into as of June 14, 2016 by and between Pomona Ltd and Grafton LLC.\n"
+    )
+    assert _inventory(text)["Document Name"][2] == "TIMBER SUPPLY AGREEMENT"
+    brand = "Exhibit 99.2\n\nThis e-commerce Fulfilment Agreement is between Pomona Ltd and Grafton LLC."
+    assert _inventory(brand + _BODY)["Document Name"][2] == "e-commerce Fulfilment Agreement"
+
+
+def test_two_names_run_together_past_a_label_are_two_parties(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from contract_review.parties import Party
+    from contract_review.plugins.generic import inventory
+
+    found = [
+        Party(name="Pomona Ltd", labels=("Pomona Ltd",), roles=()),
+        Party(name='Pomona Ltd (the "Owner") and Grafton Mills, LLC', labels=("Owner",), roles=()),
+        Party(name="Grafton Mills Limited", labels=("Grafton UK",), roles=()),
+    ]
+    monkeypatch.setattr(inventory, "find_parties", lambda structure: found)
+    # the same name once; two companies of one name with different forms stay two
+    assert _inventory(LICENCE)["Parties"][2] == (
+        "Pomona Ltd; Grafton Mills, LLC; Grafton Mills Limited"
+    )

@@ -42,6 +42,7 @@ __all__ = [
     "build_inventory",
     "category_title",
     "find_dates",
+    "has_blank_date",
     "normalise_jurisdiction",
     "normalise_period",
 ]
@@ -143,15 +144,24 @@ _MONTHS = {
     for m in names
 }
 _MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
-_DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
+# the ordinal as filings write it, also broken by a space ('1s t', '24t h', '19 th')
+_DAY = r"(?P<day>[0-3]?\d)(?:[ \t]?(?:st|nd|rd|th)\b|(?:s[ \t]t|n[ \t]d|r[ \t]d|t[ \t]h)\b)?"
+# between the day or month and the year: 'June 1, 1999', 'June 1,1999', 'April 15 , 2010'
+_TO_YEAR = r"(?:[ \t\n]*,[ \t\n]*|[ \t\n]+)"
 _YEAR = r"(?P<year>(?:19|20)\d\d)"
 _DATE_FORMS = (
     # 'September 23, 2016', 'Sept. 23rd 2016'
-    re.compile(r"\b" + _MONTH + r"[ \t\n]+" + _DAY + r",?[ \t\n]+" + _YEAR, re.IGNORECASE),
-    # '23 September 2016', '23rd day of September, 2016', 'the 1st of May 2020'
+    re.compile(r"\b" + _MONTH + r"[ \t\n]+" + _DAY + _TO_YEAR + _YEAR, re.IGNORECASE),
+    # '23 September 2016', '23rd day of September, 2016', 'the 1st of May 2020'; run on to the
+    # word before ('as of1 August 2019') or a rule after 'day of' ('1st day of --- May, 2003')
     re.compile(
-        r"\b" + _DAY + r"[ \t\n]+(?:day[ \t\n]+)?(?:of[ \t\n]+)?" + _MONTH + r",?[ \t\n]+"
-        r"(?:in[ \t\n]+the[ \t\n]+year[ \t\n]+)?" + _YEAR,
+        r"(?<![\d/.-])"
+        + _DAY
+        + r"[ \t\n]+(?:day[ \t\n]+)?(?:of[ \t\n]+)?(?:[-_]{2,}[ \t\n]+)?"
+        + _MONTH
+        + _TO_YEAR
+        + r"(?:in[ \t\n]+the[ \t\n]+year[ \t\n]+)?"
+        + _YEAR,
         re.IGNORECASE,
     ),
     # '9/23/2016', '09-23-2016' (US order, as EDGAR filings write them); '17/09/2024', a day
@@ -161,6 +171,8 @@ _DATE_FORMS = (
     re.compile(r"\b(?P<day>[0-3]?\d)\.(?P<month>[01]?\d)\." + _YEAR + r"\b"),
     # '11/4/10': US order with a two-digit year (19xx from 50 on)
     re.compile(r"\b(?P<month>[01]?\d)/(?P<day>[0-3]?\d)/(?P<yy>\d\d)(?![\w/])"),
+    # '29/3/18': a day over 12 first, day first
+    re.compile(r"\b(?P<day>1[3-9]|2\d|3[01])/(?P<month>[01]?\d)/(?P<yy>\d\d)(?![\w/])"),
     # '2016-09-23'
     re.compile(r"\b" + _YEAR + r"-(?P<month>[01]\d)-(?P<day>[0-3]\d)\b"),
     # '2016年9月23日', '二〇二五年一月八日'
@@ -216,7 +228,11 @@ _WORD_NUMBER = "|".join(
     sorted((w for w in ENGLISH_NUMBER_WORDS if w.isalpha()), key=len, reverse=True)
 )
 _NUMBER = r"(?P<num>\d{1,4}|(?:" + _WORD_NUMBER + r")(?:[- ](?:" + _WORD_NUMBER + r"))?|an?(?= ))\b"
-_UNIT = r"(?P<unit>business days?|calendar days?|days?|weeks?|months?|years?|日|天|个月|月|年)"
+# 'ten (10) Contract Years', 'twelve (12) full calendar months'
+_UNIT = (
+    r"(?P<unit>business[ \t\n]+days?|(?:(?:full|consecutive|contract|calendar)[ \t\n]+){0,2}"
+    r"(?:days?|weeks?|months?|years?)|日|天|个月|月|年)"
+)
 _PERIOD = re.compile(
     r"(?:"
     + _NUMBER
@@ -252,8 +268,10 @@ def _periods(text: str) -> list[str]:
             value = _period_value(m.group("num"), m.groupdict().get("paren"))
             if not value:
                 continue
-            raw = m.group("unit").lower()
-            unit = _UNIT_NAMES.get(raw, raw.replace("calendar ", "").rstrip("s"))
+            raw = " ".join(m.group("unit").lower().split())
+            if not raw.startswith("business"):
+                raw = raw.split()[-1]  # 'full calendar months': months
+            unit = _UNIT_NAMES.get(raw, raw.rstrip("s"))
             found.append((m.start(), f"{value} {unit}{'s' if value != 1 else ''}"))
     return [period for _, period in sorted(found)]
 
@@ -265,9 +283,11 @@ def normalise_period(text: str) -> str:
     return periods[0] if periods else ""
 
 
+# the words around the place in any case ('the Laws of the Netherlands', 'the laws of The State
+# of Florida', 'the laws of the state of New York'); the place itself capitalised
 _JURISDICTION = re.compile(
-    r"laws?[ \t\n]+(?:and[ \t\n]+regulations[ \t\n]+)?(?:in[ \t\n]+force[ \t\n]+)?(?:of|in)[ \t\n]+"
-    r"(?:the[ \t\n]+)?(?:(?:State|Commonwealth|Province|Republic)[ \t\n]+of[ \t\n]+)?"
+    r"(?i:laws?)[ \t\n]+(?i:and[ \t\n]+regulations[ \t\n]+)?(?i:in[ \t\n]+force[ \t\n]+)?(?i:of|in)[ \t\n]+"
+    r"(?i:the[ \t\n]+)?(?:(?i:State|Commonwealth|Province|Republic)[ \t\n]+of[ \t\n]+)?"
     r"(?P<name>[A-Z][\w'-]*(?:[ \t\n]+(?:of[ \t\n]+|and[ \t\n]+)?[A-Z][\w'-]*){0,4})"
 )
 _GOVERNED = re.compile(
@@ -295,15 +315,36 @@ def normalise_jurisdiction(name: str) -> str:
     name = re.sub(
         r"(?:,? (?:U\.S\.A|USA|United States(?: of America)?)\.?|,? without .*)$", "", name
     )
-    return _ZH_NAMES.get(name, name)
+    # 'governed by English law': the place
+    places = dict(
+        zip(_word_list_raw("demonyms")[::2], _word_list_raw("demonyms")[1::2], strict=True)
+    )
+    return _ZH_NAMES.get(name) or places.get(name, name)
 
 
 _PLACE_NAME = r"(?P<name>[A-Z][\w'-]*(?:[ \t\n]+(?:of[ \t\n]+)?[A-Z][\w'-]*){0,3})"
-_STATE_OF = re.compile(r"\b(?:State|Commonwealth|Province)[ \t\n]+of[ \t\n]+" + _PLACE_NAME)
-_NAME_LAW = re.compile(r"\bby[ \t\n]+(?:the[ \t\n]+)?" + _PLACE_NAME + r"[ \t\n]+law\b")
+_STATE_OF = re.compile(r"\b(?i:State|Commonwealth|Province)[ \t\n]+of[ \t\n]+" + _PLACE_NAME)
+_NAME_LAW = re.compile(
+    r"\b(?:by|under|with)[ \t\n]+(?:the[ \t\n]+)?" + _PLACE_NAME + r"[ \t\n]+law\b"
+)
+
+
+def _unshout(text: str) -> str:
+    """A sentence in capitals in title case ('THE LAWS OF THE STATE OF NEW YORK' → 'the Laws
+    of the State of New York'), so that a place reads as a name; other text as it is."""
+    letters = [c for c in text if c.isalpha()]
+    if not letters or sum(c.isupper() for c in letters) < 0.8 * len(letters):
+        return text
+    small = _words("title_small_words")
+    return re.sub(
+        r"[A-Za-z][\w'-]*",
+        lambda m: m.group().lower() if m.group().lower() in small else m.group().capitalize(),
+        text,
+    )
 
 
 def _governing_law(text: str) -> tuple[str, str]:
+    text = "\n".join(_unshout(line) for line in text.split("\n"))
     zh = _ZH_JURISDICTION.search(text)
     if zh is not None:
         return _ZH_NAMES[zh.group("name")], zh.group()
@@ -337,7 +378,9 @@ _NOT_TITLE = re.compile(
     r"^\W*(?:exhibit|table of contents|execution|confidential|source:|page)\b", re.I
 )
 _THIS_NAME = re.compile(
-    r"\b(?:This|THIS)[ \t\n]+(?P<name>(?:[A-Z][\w&,'-]*[ \t\n]+){1,8}?(?:Agreement|AGREEMENT|Contract|CONTRACT))\b"
+    # a name may start as brands do ('This e-business Hosting Agreement')
+    r"\b(?:This|THIS)[ \t\n]+(?P<name>(?:(?:[A-Z]|[a-z]{1,2}-)[\w&,'-]*[ \t\n]+){1,8}?"
+    r"(?:Agreement|AGREEMENT|Contract|CONTRACT))\b"
 )
 
 
@@ -358,36 +401,133 @@ _AMENDED = re.compile(
 
 
 def _title_piece(piece: str) -> bool:
-    """A heading that names a contract: title case or capitals, a contract word, not a bare
-    'AGREEMENT', not a numbered clause, not the start of a sentence."""
+    """A heading that names a contract: title case or capitals (or a line in sentence case,
+    'Distributorship agreement'), a contract word, not a bare 'AGREEMENT', not a numbered
+    clause, not the start of a sentence."""
     if not piece or piece[-1] in ",;:" or re.match(r"\d", piece):
         return False
     if re.search(r"协议|合同", piece):
         return len(piece) <= 40
     words = piece.split()
+    if not (_TITLE_WORDS.search(piece) and 2 <= len(words) <= 12):
+        return False
     return (
-        bool(_TITLE_WORDS.search(piece))
-        and 2 <= len(words) <= 12
-        and (
-            piece.isupper() or all(w[:1].isupper() or (w.islower() and len(w) <= 3) for w in words)
+        piece.isupper()
+        or all(w[:1].isupper() or (w.islower() and len(w) <= 3) for w in words)
+        or (
+            len(words) <= 6
+            and words[0][:1].isupper()
+            and words[0].lower() not in _words("title_stops")
+            and all(w.islower() for w in words[1:])
+            and _TITLE_WORDS.fullmatch(words[-1]) is not None
         )
     )
 
 
+@cache
+def _word_list(key: str) -> tuple[str, ...]:
+    """A word list of the value readers (`value_words` of `inventory.yaml`), lower case."""
+    data = read_yaml(_CATALOGUE.read_text(encoding="utf-8"))
+    return tuple(str(w).lower() for w in (data.get("value_words") or {}).get(key) or ())
+
+
+@cache
+def _word_list_raw(key: str) -> tuple[str, ...]:
+    """A word list of the value readers as written (`value_words` of `inventory.yaml`)."""
+    data = read_yaml(_CATALOGUE.read_text(encoding="utf-8"))
+    return tuple(str(w) for w in (data.get("value_words") or {}).get(key) or ())
+
+
+@cache
+def _words(key: str) -> frozenset[str]:
+    return frozenset(_word_list(key))
+
+
+_EXHIBIT = re.compile(r"^\W*exhibit[ \t]+(?=\S*\d|\S{1,3}(?:\s|$))\S+[ \t]*", re.IGNORECASE)
+_REFERENCE_NO = re.compile(r"[ \t]+(?:\w+[ \t]+)?(?:No|Number|Ref)\.?[ \t]*[:#].*$", re.IGNORECASE)
+
+
+def _cut_title(piece: str) -> str:
+    """`piece` up to where a title ends: before the words that start the preamble ('Promotion
+    Agreement Between …') or a reference number ('Agreement No: 190305'), at its last contract
+    word ('Collaboration Agreement, BII/ XENCOR'; 'Software License, Customization and
+    Maintenance Agreement' is one title)."""
+    kept: list[str] = []
+    for word in _REFERENCE_NO.sub("", piece).split():
+        if kept and word.lower().strip(",.:;") in _words("title_stops"):
+            break
+        kept.append(word)
+    return " ".join(_to_last_title_word(kept))
+
+
+def _to_last_title_word(words: list[str]) -> list[str]:
+    """`words` up to their last contract word among the first twelve, unless what follows
+    joins on ('… AGREEMENT FOR VARIABLE ANNUITY CONTRACTS'); none without a contract word."""
+    ends = [
+        i
+        for i, w in enumerate(words[:12])
+        if _TITLE_WORDS.fullmatch(w.strip(",.:;")) or re.search(r"(?:协议|合同)$", w)
+    ]
+    if not ends:
+        return []
+    last = ends[-1]
+    if words[last + 1 : last + 2] and words[last + 1].lower() in _words("title_joins"):
+        kept = words
+    else:
+        kept = words[: last + 1]
+    return [*kept[:-1], kept[-1].rstrip(",.:;")]
+
+
+def _capitals_title(text: str) -> str:
+    """The title a run of capitals at the start of `text` gives ('WHOLESALE MARKETING AGREEMENT
+    THIS AGREEMENT is …', 'ASIA PACIFIC CABLE NETWORK 2   CONSTRUCTION AND MAINTENANCE
+    AGREEMENT'), '' when none: the run ends at its last contract word, unless what follows
+    joins on ('… AGREEMENT FOR VARIABLE ANNUITY CONTRACTS')."""
+    run: list[str] = []
+    for word in text.split():
+        bare = word.strip(",.:;")
+        if (
+            not bare
+            or not (bare.isupper() or bare in ("&", "#") or bare.isdigit())
+            or (run and bare.lower() in _words("title_stops"))
+        ):
+            break
+        run.append(word)
+        if word[-1] in ".:;":
+            break
+    if len(run) < 2 or any(w.lower().strip(",") in _words("sentence_words") for w in run):
+        return ""
+    run = _to_last_title_word(run)
+    half = len(run) // 2
+    if len(run) % 2 == 0 and [w.strip(",") for w in run[:half]] == run[half:]:
+        run = run[:half]  # 'SERVICES AGREEMENT SERVICES AGREEMENT, dated …'
+    return " ".join(run) if 2 <= len(run) <= 14 else ""
+
+
 def _document_name(head: str) -> str:
-    lines = [re.sub(r"\s+", " ", line).strip(" *#_") for line in head.splitlines()[:40]]
-    for i, line in enumerate(lines):
-        if not line or _NOT_TITLE.match(line) or len(line) > 120:
-            continue
-        for piece in re.split(r" {3,}|\t", head.splitlines()[i]):
-            piece = re.sub(r"\s+", " ", re.sub(r"\[[^\]]*\]", " ", piece)).strip(" *#_")
-            if not _title_piece(piece):
+    raw_lines = head.splitlines()[:40]
+    lines = [re.sub(r"\s+", " ", line).strip(" *#_") for line in raw_lines]
+    for i, raw in enumerate(raw_lines):
+        body = _EXHIBIT.sub("", raw.strip(" *#_"))
+        pieces = [
+            re.sub(r"\s+", " ", re.sub(r"\[[^\]]*\]", " ", p)).strip(" *#_")
+            for p in re.split(r" {3,}|\t", body)
+        ]
+        found = ""
+        for j, piece in enumerate(pieces):
+            if not piece or _NOT_TITLE.match(piece):
                 continue
+            found = _capitals_title(" ".join(pieces[j:]))
+            if not found and len(piece) <= 120 and _title_piece(cut := _cut_title(piece)):
+                found = cut
+            if found:
+                break
+        if found:
             # 'AMENDED AND RESTATED' on the line above a title is part of it
             above = next((x for x in reversed(lines[:i]) if x), "")
             if _AMENDED.fullmatch(above):
-                piece = f"{above} {piece}"
-            return piece
+                found = f"{above} {found}"
+            return found
     m = _THIS_NAME.search(head)
     return re.sub(r"\s+", " ", m.group("name")) if m else ""
 
@@ -443,9 +583,19 @@ _BLANK_DATE = re.compile(
 )
 
 
-def _agreement_date(head: str, repeated: frozenset[str]) -> tuple[date | None, str]:
+def has_blank_date(text: str) -> bool:
+    """Whether `text` holds a date left to be filled in ('____ day of ______, 2020')."""
+    return _BLANK_DATE.search(text) is not None
+
+
+def _agreement_date(
+    head: str, repeated: frozenset[str], whole: str = ""
+) -> tuple[date | None, str]:
     """The contract's date and the words that give it; a date left blank ('[ ] day of [ ],
-    2020') is no date but still the contract's date line."""
+    2020') is no date but still the contract's date line. With no date said to date it in the
+    head, the contract's date is read on (`whole`: the contract's text): its opening past a
+    table of contents, the sentence it is signed by, then the first date of the head, then the
+    latest date of its signature blocks."""
     dates = [d for d in find_dates(head) if _line_of(head, d.start) not in repeated]
     written: list[tuple[int, int, date | None]] = sorted(
         [(d.start, d.end, d.value) for d in dates]
@@ -455,10 +605,71 @@ def _agreement_date(head: str, repeated: frozenset[str]) -> tuple[date | None, s
         context = head[max(0, start - 120) : start]
         if _DATED.search(context) or _ZH_SIGNED_AFTER.match(head, end):
             return value, head[max(0, start - 40) : end]
+    # 'This PROMOTION AGREEMENT … is entered into as of May 31, 2019' past a table of contents
+    opening = whole[:_OPENING_SIZE]
+    for d in find_dates(opening):
+        context = opening[max(0, d.start - 200) : d.start]
+        if d.start > len(head) // 2 and _SELF_DATED.search(context):
+            return d.value, opening[max(0, d.start - 40) : d.end]
+    executed = _execution_date(whole)
+    if executed is not None:
+        return executed
     if dates:
         d = dates[0]
         return d.value, head[max(0, d.start - 40) : d.end]
+    signed = _signature_dates(whole)
+    if signed:
+        return max(signed), ""
     return None, ""
+
+
+_OPENING_SIZE = 15_000
+"""How far into a contract its preamble is looked for (past a table of contents)."""
+# the contract dating itself: 'This … Agreement (the "Agreement") is entered into as of'
+_SELF_DATED = re.compile(
+    r"\bthis[ \t\n]+(?:[\w&,.'’-]+[ \t\n]+){0,8}?(?:agreement|contract)\b[^.;]{0,120}?"
+    r"\b(?:dated|made|entered[ \t\n]+into|executed|as[ \t\n]+of|signed)\b[^.;]{0,40}$",
+    re.IGNORECASE,
+)
+# the sentence a contract is signed by: 'IN WITNESS WHEREOF … executed this Agreement on',
+# 'Signed and effective this 25th day of May, 1999'
+_EXECUTION = re.compile(
+    r"\bin[ \t\n]+witness[ \t\n]+where(?:of|to)\b|^\W*(?:signed|executed|dated)\b|"
+    r"\b(?:signed|executed)[ \t\n]+(?:this|on|at|in)\b",
+    re.IGNORECASE,
+)
+_SIGNATURE_MARK = re.compile(r"/s/|\bBy:|\bName:|\bTitle:|\bSignature\b", re.IGNORECASE)
+
+
+def _execution_date(text: str) -> tuple[date, str] | None:
+    """The date of the sentence the contract is signed by, or of a line holding a date alone
+    ('Hamburg, November 19th, 2012') just above the signatures."""
+    for sentence in _sentences(text):
+        if len(sentence) > 600 or not _EXECUTION.search(sentence):
+            continue
+        found = find_dates(sentence)
+        if found:
+            return found[0].value, sentence.strip()[:300]
+    for m in re.finditer(
+        r"(?m)^[ \t]*(?:[A-Z][\w .'-]{1,30},[ \t]*)?(?P<date>[^\n]{6,30}?)[ \t]*$", text
+    ):
+        found = find_dates(m.group("date"))
+        if (
+            found
+            and found[0].end - found[0].start >= len(m.group("date").strip()) - 1
+            and _SIGNATURE_MARK.search(text, m.end(), m.end() + 300)
+        ):
+            return found[0].value, m.group().strip()
+    return None
+
+
+def _signature_dates(text: str) -> list[date]:
+    """The dates of the 'Date:' lines of the signature blocks."""
+    return [
+        d.value
+        for m in re.finditer(r"\b(?:date|dated)[ \t]*:", text, re.IGNORECASE)
+        for d in find_dates(text[m.end() : m.end() + 40])[:1]
+    ]
 
 
 def _line_of(text: str, pos: int) -> str:
@@ -481,8 +692,16 @@ def _effective_date(
             continue
         found = find_dates(defined.definition)
         if found:
-            return found[0].value, defined.definition[:200]
-        if _AS_AGREED.search(defined.definition) and agreed is not None:
+            # a label after its date ('made March 14 but effective as of March 1 ("Effective
+            # Date")') names the date nearest it
+            nearest = found[-1] if defined.source == "inline" else found[0]
+            return nearest.value, defined.definition[:200]
+        # 'the date hereof', 'the date on which the Parties sign this Agreement': its date
+        signing = re.search(r"\b(?:sign|execut)\w*", defined.definition, re.I)
+        if (
+            _AS_AGREED.search(defined.definition)
+            or (signing and not _LAST_SIGNATURE.search(defined.definition))
+        ) and agreed is not None:
             return agreed, defined.definition[:200]
         if defined.source != "inline" and not (
             _LAST_SIGNATURE.search(defined.definition) or _POINTER.search(defined.definition)
@@ -532,6 +751,10 @@ def _effective_date(
     # in the heading: the contract takes effect on its date
     if re.search(r"Effective Date|effective (?:as of|on)|生效", whole):
         return agreed, agreed_quote if agreed is None else ""
+    # a term whose start is not said runs from the contract's date, as does a contract its
+    # date line says is effective ('Signed and effective this 25th day of May, 1999')
+    if re.search(r"\bterm\b", whole, re.I) or re.search(r"\beffective\b", agreed_quote, re.I):
+        return agreed, agreed_quote if agreed is None else ""
     return None, ""
 
 
@@ -566,6 +789,161 @@ def _last_signature(text: str) -> tuple[date, str] | None:
     return max(dates), text[max(0, said.start() - 80) : said.end() + 40]
 
 
+# the preamble's list of parties ('by and between', 'B E T W E E N:', 'concluded between:')
+# and where it ends (the recitals)
+_BETWEEN_WORD = re.compile(
+    r"\b(?:between|among(?:st)?)\b|\bB[ ]E[ ]T[ ]W[ ]E[ ]E[ ]N\b|\bby[ \t\n]+(?=[A-Z]{2})",
+    re.IGNORECASE,
+)
+_RECITALS = re.compile(
+    r"\bWHEREAS\b|\bRECITALS?\b|W[ ]?I[ ]?T[ ]?N[ ]?E[ ]?S[ ]?S[ ]?E[ ]?T[ ]?H|\bNOW,?[ \t\n]+THEREFORE\b|"
+    r"\bBACKGROUND\b|TABLE[ \t\n]+OF[ \t\n]+CONTENTS|\bIntroduction\b|\n[ \t]*1\.[ \t]",
+)
+_NAME_WORD = re.compile(r"(?:[A-Z0-9][\w&'’.-]*|\([A-Z][\w.]*\)|&|of|de|du|la|del)$")
+
+
+@cache
+def _legal_form() -> re.Pattern[str]:
+    """A company's legal form as written (`legal_forms` of `inventory.yaml`, or in capitals)."""
+    forms = sorted(
+        {f for w in _word_list_raw("legal_forms") for f in (w, w.upper())}, key=len, reverse=True
+    )
+    return re.compile(r"(?<![\w.])(?:" + "|".join(map(re.escape, forms)) + r")(?![\w])")
+
+
+def _preamble_companies(opening: str) -> list[str]:
+    """The names with a legal form ('Fonterra (USA) Inc.', 'PAGEMASTER CORPORATION') that the
+    preamble lists between its 'between' and its recitals."""
+    at = _BETWEEN_WORD.search(opening)
+    if at is None:
+        return []
+    end = _RECITALS.search(opening, at.end())
+    segment = opening[at.end() : end.start() if end else at.end() + 2500][:2500]
+    # a filing's page stamp ('Source: ACME INC., 10-K, 3/21/2019') names the filer, no party
+    segment = re.sub(r"(?im)^[ \t]*source:.*$", "", segment)
+    names: list[str] = []
+    for form in _legal_form().finditer(segment):
+        words: list[str] = []
+        before = segment[max(0, form.start() - 120) : form.start()].rstrip(" ,\t")
+        if "\n\n" in before:
+            before = before.rsplit("\n\n", 1)[1]
+        tokens = before.split()
+        while tokens:
+            bare = tokens[-1].rstrip(",")
+            if (
+                len(words) >= 7
+                or not _NAME_WORD.match(bare)
+                or bare.lower() == "and"  # 'X Inc. and Y LLC': two names
+                or re.fullmatch(r"[\d.]*\d\.[\w.]*", bare)  # '2020.', '10.C.': no name's
+            ):
+                break
+            words.insert(0, bare)
+            if tokens.pop().endswith(","):
+                break
+        while words and words[0].lower() in ("&", "of", "de", "du", "la", "del", "and"):
+            words.pop(0)
+        if not words or not any(w[:1].isupper() for w in words):
+            continue
+        if tokens and tokens[-1].lower() in ("a", "an"):
+            continue  # 'a Pennsylvania Corporation': a description, no name
+        if {w.lower() for w in words} & _words("sentence_words") or ".." in " ".join(words):
+            continue
+        comma = "," if segment[: form.start()].rstrip(" \t").endswith(",") else ""
+        names.append(" ".join(words) + comma + " " + form.group())
+    return list(dict.fromkeys(names))
+
+
+_WITNESS = re.compile(r"\bin[ \t\n]+witness[ \t\n]+where(?:of|to)\b", re.IGNORECASE)
+
+
+def _signature_companies(whole: str) -> list[str]:
+    """The names in capitals that head the signature blocks after 'IN WITNESS WHEREOF'
+    ('NETZEE, INC.      THE BANKERS BANK, a Georgia banking corporation' above 'By:')."""
+    said = list(_WITNESS.finditer(whole))
+    if not said:
+        return []
+    lines = [x for x in whole[said[-1].end() : said[-1].end() + 3000].splitlines() if x.strip()]
+    names: list[str] = []
+    for i, line in enumerate(lines[1:-1], 1):
+        if not any(re.match(r"\s*(?:By\b|/s/)", x) for x in lines[i + 1 : i + 3]):
+            continue  # a name heads its block: 'By:' follows within two lines
+        for column in re.split(r" {3,}|\t", line.strip()):
+            name = re.split(r",[ \t]+(?:a|an)[ \t]", column)[0].strip(" ,:")
+            letters = [c for c in name if c.isalpha()]
+            if (
+                len(letters) >= 3
+                and sum(c.isupper() for c in letters) >= 0.8 * len(letters)
+                and len(name.split()) <= 8
+                and not re.match(r"(?:by|name|title|date|signature)\b", name, re.I)
+            ):
+                names.append(name)
+    return names
+
+
+def _bare_party(name: str) -> str:
+    """A party's name without what a page layout ran into it: a signatory's title before it
+    ('Chief Legal Officer BLACKSTONE CLARUS GP L.L.C.'), an item letter and a description
+    ('(a) a contractual joint venture comprised of GA Retail, Inc.')."""
+    words = name.split()
+    titles = [
+        i
+        for i, w in enumerate(words[:-2])
+        if i and w.lower().strip(".,") in _words("signatory_titles")
+    ]
+    if titles:
+        words = words[titles[-1] + 1 :]
+    while len(words) > 2 and (
+        re.fullmatch(r"\(?[a-z0-9]{1,3}[.)]", words[0]) or words[0][:1].islower()
+    ):
+        words = words[1:]
+    return " ".join(words) or name
+
+
+def _not_a_party(name: str) -> bool:
+    """A regulator or a company's organ a contract names ('Securities and Exchange
+    Commission', 'the Board of Directors'): no party to it."""
+    words = re.sub(r"[^\w ]+", " ", name).lower().split()
+    # its head word: the last, or the one before 'of' ('Board of Directors of Acme, Inc.')
+    head = words[words.index("of") - 1] if "of" in words[1:] else words[-1] if words else ""
+    return bool(words) and (
+        head in _words("not_party_heads")
+        or words[-1] in _words("not_party_heads")
+        or " ".join(words[-4:]) in _words("not_parties")
+    )
+
+
+_LABEL_AND = re.compile(r"\s*\((?:the\s+)?[\"“][^\"”]{1,40}[\"”]\)\s*,?\s*and\s+")
+
+
+def _inventory_parties(structure: DocumentStructure, whole: str) -> list[str]:
+    """The parties' names: those `find_parties` gives, without regulators and organs; with
+    fewer than two, the companies the preamble lists added, or with none listed those that
+    head the signature blocks."""
+    names = [
+        name
+        for p in find_parties(structure)
+        if not is_pronoun(p.name)
+        # 'Clear Capital (the "Company") and RadialSpark, LLC': two names run together
+        for part in _LABEL_AND.split(p.name)
+        if part.strip() and not _not_a_party(name := _bare_party(part.strip(" ,")))
+    ]
+    # the same name twice, not two companies of one name ('Adaptimmune LLC', '… Limited')
+    names = list({re.sub(r"[\W_]+", "", n.casefold()): n for n in reversed(names)}.values())[::-1]
+    if len(names) < 2:
+        keys = [_name_key(n) for n in names]
+        listed = _preamble_companies(whole[:_OPENING_SIZE])
+        for company in map(_bare_party, listed or _signature_companies(whole)):
+            key = _name_key(company)
+            if key and not any(key in k or k in key for k in keys) and not _not_a_party(company):
+                names.append(company)
+                keys.append(key)
+    return list(dict.fromkeys(names))
+
+
+def _name_key(name: str) -> str:
+    return re.sub(r"[\W_]+", "", _legal_form().sub("", name).casefold())
+
+
 # --------------------------------------------------------------------------------------------
 # Term, renewal and notice
 # --------------------------------------------------------------------------------------------
@@ -580,7 +958,7 @@ _PERPETUAL = re.compile(
     re.IGNORECASE,
 )
 _TERM_WORDS = re.compile(
-    r"\bterm\b|\bexpire|\bremains?[ \t\n]+in[ \t\n]+(?:full[ \t\n]+)?(?:force|effect)|"
+    r"\bterm\b(?![ \t\n]+sheet)|\bexpire|\bterminates?[ \t\n]+on\b|\bremains?[ \t\n]+in[ \t\n]+(?:full[ \t\n]+)?(?:force|effect)|"
     r"\bcontinues?[ \t\n]+(?:in[ \t\n]+(?:full[ \t\n]+)?(?:force|effect)|for)|有效期|期限",
     re.IGNORECASE,
 )
@@ -594,7 +972,8 @@ def _sentences(text: str) -> list[str]:
 # What comes just before the date a term ends on: 'until', 'through', 'expire on', 'and ending
 # November 30th, 2019', 'November 01, 2014 to October 31, 2017', 'end the later of (i)'.
 _UNTIL = re.compile(
-    r"(?:\b(?:until|through|thru|to|expir(?:e[sd]?|ing|ation)(?:[ \t\n]+on)?|end(?:s|ing)?(?:[ \t\n]+on)?)"
+    r"(?:\b(?:until|through|thru|to|expir(?:e[sd]?|ing|ation)(?:[ \t\n]+on)?|end(?:s|ing)?(?:[ \t\n]+on)?|"
+    r"terminat(?:e[sd]?|ing)(?:[ \t\n]+on)?|later[ \t\n]+than)"
     r"\b[^,.;\d]{0,25}|至|止)$",
     re.IGNORECASE,
 )
@@ -628,21 +1007,33 @@ def _expiration(
     own_term_only: bool = False,
     titled: bool = False,
 ) -> tuple[str, str] | None:
-    """(value, sentence) of the initial term's end: an ISO date or 'perpetual'; None when no
-    sentence says. `own_term_only`: read only sentences about the contract's own term;
-    `titled`: the texts are the bodies of clauses headed 'Term', whose sentences need not say
-    'term' again ('TERM: November 1, 2014 to October 31, 2017')."""
+    """(value, sentence) of the initial term's end: an ISO date or 'perpetual' (only when no
+    sentence gives a date); None when no sentence says. `own_term_only`: read only sentences
+    about the contract's own term; `titled`: the texts are the bodies of clauses headed 'Term',
+    whose sentences need not say 'term' again ('TERM: November 1, 2014 to October 31, 2017')."""
+    perpetual: tuple[str, str] | None = None
     for text in clause_texts:
         for sentence in _sentences(text):
             if len(sentence) > 1500:
                 continue
-            renew = re.search(r"renew|extend|续", sentence, re.I)
+            renew = next(
+                (
+                    m
+                    for m in re.finditer(r"renew|extend|续", sentence, re.I)
+                    # 'unless earlier terminated or extended': a caveat, the term goes on
+                    if not _CAVEAT.search(sentence[max(0, m.start() - 30) : m.start()])
+                ),
+                None,
+            )
             if renew and not re.search(r"initial", sentence, re.I):
                 # '… twelve (12) months from the date hereof, and will be automatically
                 # renewed …', '… unless extended': the term is what comes before
                 sentence = sentence[: renew.start()]
             if not (titled or _TERM_WORDS.search(sentence)):
                 continue
+            defined = _DEFINES.match(sentence)
+            if defined and not re.search(r"\bterm\b", defined.group(1), re.I):
+                continue  # '"Calendar Quarter" means … ending on June 30': another term's
             if own_term_only and not (
                 _OWN_TERM.search(sentence)
                 or _TERM_LABEL.match(sentence)
@@ -652,35 +1043,114 @@ def _expiration(
                 or re.search(r"(?:期限|有效期|租期)[^。；]{0,6}自", sentence)
             ):
                 continue
-            for d in find_dates(sentence):
+            dates = find_dates(sentence)
+            for d in dates:
                 if _UNTIL.search(sentence[max(0, d.start - 40) : d.start].rstrip()):
                     return d.value.isoformat(), sentence.strip()
-            # the period the term runs for follows the term's own words ('the term of this
-            # Agreement is three (3) years', 'shall continue for a period of …'), not any
-            # period of the sentence ('insurance … throughout the term and for three years after')
-            said = _TERM_WORDS.search(sentence)
-            after = sentence[said.start() : said.end() + 80] if said else ""
-            lead = re.split(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten)\b", after)[
-                0
-            ]
-            joined = re.sub(r"force[ \t\n]+and[ \t\n]+effect", "", lead, flags=re.I)
-            # '… throughout the term of this Agreement and for three years after it ends': a
-            # period joined on with 'and' is another obligation's, not the term's
-            period = "" if re.search(r"\band\b|,", joined) else normalise_period(after)
-            if period and _AFTER_END.search(after):
-                period = ""  # 'continue for five (5) years after termination': a survival period
-            if period and start is not None and _FROM.search(sentence):
-                n, unit = period.split(" ", 1)
-                if unit.startswith("year"):
-                    end = _add_months(start, 12 * int(n))
-                elif unit.startswith("month"):
-                    end = _add_months(start, int(n))
-                else:
-                    continue
+            # 'It shall be effective on 06 October 2000 and shall have a duration of two
+            # years': the term starts on the date the sentence gives it
+            begin = next(
+                (
+                    d.value
+                    for d in dates
+                    if re.search(
+                        r"\b(?:commenc\w*|begin\w*|start\w*|effective|from)\b[^,.;\d]{0,20}$",
+                        sentence[max(0, d.start - 40) : d.start],
+                        re.I,
+                    )
+                ),
+                start,
+            )
+            months = _term_months(sentence)
+            if months is not None and begin is not None:
                 # a term of N years from a date runs to its anniversary
-                return end.isoformat(), sentence.strip()
-            if _PERPETUAL.search(sentence):
-                return "perpetual", sentence.strip()
+                return _add_months(begin, months).isoformat(), sentence.strip()
+            if perpetual is None and _PERPETUAL.search(sentence):
+                perpetual = "perpetual", sentence.strip()
+    return perpetual
+
+
+_DEFINES = re.compile(
+    r"\W*(?:\d+(?:\.\d+)*\W*)?[\"“]([^\"”]{1,40})[\"”][ \t\n]+"
+    r"(?:means|shall[ \t\n]+mean|has[ \t\n]+the[ \t\n]+meaning)",
+    re.IGNORECASE,
+)
+_CAVEAT = re.compile(r"\b(?:unless|or|if|except|without|nor)\b[^,.;]{0,25}$", re.IGNORECASE)
+# what a contract's term is counted from: its own start, not an event ('five years following
+# the date of launch of the first Website')
+_TERM_ANCHOR = (
+    r"(?:the[ \t\n]+)?(?:(?:effective|commencement|execution|start|signature)[ \t\n]+date|"
+    r"date[ \t\n]+(?:hereof|of[ \t\n]+(?:this|the)[ \t\n]+(?:agreement|contract)|"
+    r"of[ \t\n]+(?:its[ \t\n]+)?(?:execution|signature|signing)|first[ \t\n]+(?:above[ \t\n]+)?"
+    r"(?:written|set[ \t\n]+forth))|execution|signing|(?:this|the)[ \t\n]+(?:agreement|contract))\b"
+)
+# the words before a term's length: 'continue for a period of', 'is', 'remain in effect for an
+# initial period of', 'until', 'shall have a duration of'
+_LENGTH_LEAD = re.compile(
+    r"\b(?:for|of|until|is|be|last(?:s|ing)?|through|terminat\w*|expir\w*|end)[ \t\n]+"
+    r"(?:(?:a|an|the|initial|minimum|maximum|fixed|further|period|term|of|at[ \t\n]+least)[ \t\n]+){0,5}$",
+    re.IGNORECASE,
+)
+_FROM_WORD = re.compile(
+    r"^[ \t\n]*\)?[ \t\n]*(?:(?:commencing|beginning|starting|running)[ \t\n]+(?:on|with|from|for)|"
+    r"from(?:[ \t\n]+and[ \t\n]+(?:including|after))?|after|following|of)[ \t\n]+",
+    re.IGNORECASE,
+)
+_ANNIVERSARY = re.compile(
+    r"\b(?P<n>\w+)(?:[ \t\n]*\([ \t]*(?P<paren>\d{1,3})[ \t]*\))?(?:[- ]year)?[ \t\n]+anniversary"
+    r"[ \t\n]+of[ \t\n]+" + _TERM_ANCHOR,
+    re.IGNORECASE,
+)
+# '服务期限为二年', '有效期三年'
+_ZH_TERM_LENGTH = re.compile(
+    r"(?:期限|有效期|租期)[^。；，]{0,6}?(?P<num>[\d一二两三四五六七八九十百]+)\s*(?P<unit>个月|年)"
+)
+
+
+def _term_months(sentence: str) -> int | None:
+    """How many months the contract's term runs from its start, by `sentence`: 'continue for a
+    period of three (3) years (after the Effective Date)', 'until the first anniversary of the
+    Effective Date'; None when it says no length, or counts it from an event."""
+    m = _ANNIVERSARY.search(sentence)
+    if m is not None:
+        word = m.group("n").lower()
+        ordinals = _word_list("ordinals")
+        n = (
+            int(m.group("paren"))
+            if m.group("paren")
+            else (ordinals.index(word) + 1 if word in ordinals else _period_value(word, None))
+        )
+        if n:
+            return 12 * n
+    zh = _ZH_TERM_LENGTH.search(sentence)
+    if zh is not None:
+        n = _period_value(zh.group("num"), None)
+        if n:
+            return n * (12 if zh.group("unit") == "年" else 1)
+    for period in _PERIOD.finditer(sentence):
+        lead = sentence[max(0, period.start() - 60) : period.start()]
+        after = sentence[period.end() : period.end() + 80]
+        if not _LENGTH_LEAD.search(lead) or re.search(
+            r"notice|notif|\band[ \t\n]+for\b", lead[-40:], re.I
+        ):
+            continue  # a notice, or another duty's time: 'during the term and for three years'
+        if _AFTER_END.search(after[:50]):
+            continue  # 'five (5) years after termination': a survival period
+        if re.match(
+            r"[ \t\n]*(?:'s|’s|of)?[ \t\n]*(?:prior[ \t\n]+)?(?:written[ \t\n]+)?(?:notice|prior|before)",
+            after,
+            re.I,
+        ):
+            continue
+        anchor = _FROM_WORD.match(after)
+        if anchor is not None and not re.match(_TERM_ANCHOR, after[anchor.end() :], re.I):
+            continue  # counted from an event, or after the term has ended
+        value = _period_value(period.group("num"), period.group("paren"))
+        unit = period.group("unit").lower().split()[-1]
+        if value and unit.startswith("year"):
+            return 12 * value
+        if value and unit.startswith("month"):
+            return value
     return None
 
 
@@ -694,6 +1164,14 @@ _TERM_STATED = re.compile(
     r"(?:expire|end[ \t\n]+on|continue[ \t\n]+in[ \t\n]+(?:full[ \t\n]+)?(?:force|effect)|"
     r"continue[ \t\n]+(?:for|until|through)|remain[ \t\n]+in[ \t\n]+(?:full[ \t\n]+)?"
     r"(?:force|effect))\b|本(?:合同|协议)(?:的)?有效期",
+    re.IGNORECASE,
+)
+
+
+_ENDS_ONLY_IF = re.compile(
+    r"\b(?:expire|terminate|end|cease)s?[ \t\n]+(?:automatically[ \t\n]+)?(?:if|when|in[ \t\n]+the[ \t\n]+event|"
+    r"upon[ \t\n]+(?:the[ \t\n]+)?(?:giving|delivery|receipt)[ \t\n]+of[ \t\n]+(?:a[ \t\n]+)?(?:written[ \t\n]+)?notice)\b|"
+    r"\buntil\b[^.;]{0,300}\b(?:notice[ \t\n]+of[ \t\n]+termination|terminated[ \t\n]+by)\b",
     re.IGNORECASE,
 )
 
@@ -731,6 +1209,13 @@ _NO_RENEWAL = re.compile(
 )
 
 
+_EACH_UNIT = re.compile(
+    r"\b(?:each|every)[ \t\n]+(?P<unit>year|month)\b|\b(?:from[ \t\n]+)?(?P<u2>year|month)[- ]to[- ](?:year|month)\b|"
+    r"\b(?:an?|one)[ \t\n]+(?:additional|further|successive|subsequent|more)[ \t\n]+(?P<u3>year|month)\b",
+    re.IGNORECASE,
+)
+
+
 def _renewal(texts: list[str]) -> tuple[str, str]:
     """The renewal period: the period that follows a renewal word ('renew … for successive
     one (1) year terms', '自动顺延一年'), not a notice period ('… 期满前一个月通知 …')."""
@@ -742,11 +1227,22 @@ def _renewal(texts: list[str]) -> tuple[str, str]:
                 if _NO_RENEWAL.search(sentence[max(0, at.start() - 30) : at.end() + 12]):
                     break
                 window = sentence[at.start() : at.start() + 90]
+                # 'renew automatically each year', 'from year to year', 'for an additional year'
+                each = _EACH_UNIT.search(window)
                 period = _PERIOD.search(window) or _ZH_PERIOD.search(window)
+                if each is not None and (period is None or each.start() < period.start()):
+                    unit = next(u for u in each.group("unit", "u2", "u3") if u)
+                    return f"1 {unit.lower()}", sentence.strip()
                 if period is None:
                     continue
                 if re.search(r"notice|通知|prior|before|前", window[: period.start()], re.I):
                     continue  # the period of a notice, not of the renewal
+                if re.match(
+                    r"[ \t\n]*(?:\S+[ \t\n]+)?(?:prior|before|in[ \t\n]+advance|notice)\b",
+                    window[period.end() :],
+                    re.I,
+                ):
+                    continue  # '… at least 90 days prior to the expiration': a notice
                 found = normalise_period(window[period.start() :])
                 if found:
                     return found, sentence.strip()
@@ -784,7 +1280,26 @@ def _notice_period(texts: list[str]) -> tuple[str, str]:
             period = after[0] if after else period
         if period and re.search(r"notice|notif|通知|written", sentence, re.I):
             return period, sentence.strip()
+    # 'shall renew automatically … unless terminated by either party upon ninety (90) days
+    # written notice': the notice that ends it before it renews
+    for sentence in sentences:
+        if not _RENEWAL.search(sentence):
+            continue
+        unless = _UNLESS_NOTICE.search(sentence)
+        if unless is not None:
+            periods = _periods(unless.group())
+            if periods:
+                return periods[-1], sentence.strip()
     return "", ""
+
+
+_UNLESS_NOTICE = re.compile(
+    r"\b(?:unless|until)\b[^.;]{0,40}?\b(?:terminat|cancel)\w*[^.;]{0,80}?"
+    r"\b(?:\d{1,3}|[a-z]+(?:[- ][a-z]+)?)[ \t\n]*(?:\([ \t]*\d{1,3}[ \t]*\)[ \t\n]*)?"
+    r"(?:calendar[ \t\n]+|business[ \t\n]+)?(?:days?|months?)['’]?[ \t\n]+(?:prior[ \t\n]+)?"
+    r"(?:written[ \t\n]+)?notice",
+    re.IGNORECASE,
+)
 
 
 # --------------------------------------------------------------------------------------------
@@ -823,14 +1338,16 @@ def build_inventory(structure: DocumentStructure) -> ClauseInventory:
         for name, ids in found.items()
     }
     head = _head(structure)
+    whole = "\n".join(c.text for c in structure.clauses)
     values: dict[str, tuple[str, str]] = {}
-    values["Document Name"] = (name := _document_name(head), name)
-    parties = [p.name for p in find_parties(structure) if not is_pronoun(p.name)]
-    values["Parties"] = ("; ".join(dict.fromkeys(parties)), "")
+    # none in the head: the preamble past a table of contents ('This PROMOTION AGREEMENT')
+    name = _document_name(head) or _document_name(whole[:_OPENING_SIZE])
+    values["Document Name"] = (name, name)
+    values["Parties"] = ("; ".join(_inventory_parties(structure, whole)), "")
     # running heads and footers ('Source: ACME, S-1, 1/12/2018'): their dates are not the
     # contract's
     repeated = repeated_lines((c.text for c in structure.clauses), longest=200)
-    agreed, agreed_quote = _agreement_date(head, repeated)
+    agreed, agreed_quote = _agreement_date(head, repeated, whole)
     values["Agreement Date"] = (agreed.isoformat() if agreed else "", agreed_quote)
     effective, effective_quote = _effective_date(structure, head, (agreed, agreed_quote), repeated)
     values["Effective Date"] = (effective.isoformat() if effective else "", effective_quote)
@@ -840,15 +1357,24 @@ def build_inventory(structure: DocumentStructure) -> ClauseInventory:
         if re.search(r"\bterm\b|期限|租期|有效期", c.title, re.I)
     ] + texts.get("Renewal Term", [])
     start = effective or agreed
-    values["Expiration Date"] = (
-        _expiration(term_texts, start, titled=True)
-        or _expiration([c.text for c in structure.clauses], start, own_term_only=True)
-        or ("", "")
-    )
+    titled = _expiration(term_texts, start, titled=True)
+    own = _expiration([c.text for c in structure.clauses], start, own_term_only=True)
+    if titled and titled[0] == "perpetual" and own and own[0] != "perpetual":
+        # 'This Agreement … shall terminate on July 31, 2009' elsewhere comes before 'until
+        # terminated' in a clause headed 'Term' (not a statement of work's term)
+        titled = own if _OWN_TERM.search(own[1]) else titled
+    values["Expiration Date"] = titled or own or ("", "")
     if not values["Expiration Date"][0]:
         # the term is stated but ends on an event ('upon completion of the Project'): present,
-        # with no date to give (its clause found by the quote, below)
-        values["Expiration Date"] = ("", _term_stated(structure))
+        # with no date to give (its clause found by the quote, below); one that ends only if
+        # something may happen ('shall expire if the Adviser ceases to serve', 'until … notice
+        # of termination') has no end of its own: perpetual
+        stated = _term_stated(structure)
+        said = re.sub(r"^\W*\d+(?:\.\d+)*\W*", "", stated)  # after its clause number
+        # a number in brackets is a length cut off ('for Thirty-six (36)'); 'Section 7(d)' none
+        fixed = _periods(said) or find_dates(said) or re.search(r"\(\s*\d+\s*\)|\[|_{2,}", said)
+        stated_value = "perpetual" if not fixed and _ENDS_ONLY_IF.search(said) else ""
+        values["Expiration Date"] = (stated_value, stated)
     renewal_texts = texts.get("Renewal Term", []) + texts.get(
         "Notice Period to Terminate Renewal", []
     )
