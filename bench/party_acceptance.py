@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SLICES = [ROOT.parent / "shared" / "data" / name for name in ("cuad_dev", "cuad_judgement")]
 
 
-_QUOTED = re.compile(r"[\"“”?]([^\"“”?]{1,60})[\"“”?]")
+_QUOTED = re.compile(r"[\"“”?]([^\"“”?]{1,60})[\"“”?]|(?<!\w)['‘]([^'’]{1,60})['’](?!\w)")
 _COLLECTIVE = re.compile(r"^(?:the\s+)?(?:parties|party|each\s+a\s+party)$", re.IGNORECASE)
 _EDGES = " \t,;.:()[]"
 
@@ -37,8 +37,8 @@ _ALSO_KNOWN = re.compile(
     r"^(?:d/b/a|doing\s+business\s+as|f/k/a|formerly\s+known\s+as|a\s+subsidiary\s+of)\s+",
     re.IGNORECASE,
 )
-_NO_NAME = re.compile(r"^[_•\s\[\].]*$")
-"""A form's blank ('______', '[•]'): no name to type."""
+_NO_NAME = re.compile(r"^[_•\s\[\].]*(?:$|_\s)")
+"""A form's blank ('______', '[•]', '_____ and its affiliates'): no name to type."""
 
 
 def _candidates(span: str) -> list[str]:
@@ -47,7 +47,10 @@ def _candidates(span: str) -> list[str]:
     'formerly known as' and stray punctuation; collective words ('the Parties') are no
     party."""
     text = " ".join(span.split())
-    quoted = [q.strip(_EDGES) for q in _QUOTED.findall(text)]
+    quoted = [(a or b).strip(_EDGES) for a, b in _QUOTED.findall(text)]
+    if not quoted and re.match(r"(?:(?:Mr|Mrs|Ms|Dr)\.?\s)", text):
+        # 'Mr. Zheng Qing, Mr. Gu Xianwin and Ms. Chen Weijie': each person is typed alone
+        quoted = [n.strip(_EDGES) for n in re.split(r",\s*|\s+and\s+", text)]
     found = quoted or [re.sub(r"^the\s+", "", text.strip(_EDGES), flags=re.IGNORECASE)]
     found = [_ALSO_KNOWN.sub("", c) for c in found]
     return [c for c in found if c and not _COLLECTIVE.match(c)]

@@ -577,3 +577,31 @@ def test_a_name_another_party_name_holds_names_its_own_party() -> None:
     roles = party_roles(structure, "Corvane Asia Mask Corporation")
     assert "CAMC" in roles.our_aliases
     assert "CAMC" not in roles.their_aliases
+
+
+@pytest.mark.parametrize(
+    ("query", "name"),
+    [
+        ("Harbour Light Music", "HARBOUR LIGHT MEDIA, INC."),
+        ("Quillon Nutrition™", "Quillon Nutrition, Inc."),
+        ("Partnership", "Wexmoor"),
+    ],
+    ids=["d/b/a", "trade-mark", "described-partnership"],
+)
+def test_a_party_by_another_name_a_mark_or_its_description(query: str, name: str) -> None:
+    """'… INC. d/b/a Harbour Light Music' is that party by another name; a trade mark sign is
+    no part of a name; a label given after '…, a California general partnership' names an
+    organisation though its name has no company form."""
+    text = (
+        "LICENSE AGREEMENT\n\nThis Agreement is made between Ridgeway Press, Inc. "
+        '("Ridgeway") and HARBOUR LIGHT MEDIA, INC., a Delaware corporation d/b/a Harbour Light '
+        'Music ("Harbour").\n\n1. Licence\n1.1 Ridgeway grants Harbour a licence.\n\n'
+        "Schedule 1\n\nSupplement between Ridgeway Press, Inc. and Quillon Nutrition, Inc. / "
+        "Quillon Nutrition™, a Nevada corporation.\n\nThis Memorandum is made among Wexmoor, a "
+        'California general partnership ("Partnership"), and its partners.\n\n2. Partnership\n'
+        "2.1 The "
+        "Partnership shall remain bound.\n"
+    )
+    side = resolve_party(_parse(text), query)
+    assert side.party is not None
+    assert name in (side.party.name, *side.party.labels)

@@ -1416,7 +1416,9 @@ def _document_labels(text: str) -> list[list[str]]:
             continue
         # in capitals, a word of the name ('… SERVICES OF <address> (COMWARE)')
         spelled = label.isupper() and all(w in name.split() for w in label.split())
-        company = _ANY_CASE_SUFFIX.search(name)
+        last = name.split()[-1]
+        described = text[max(0, text.rfind(last, 0, start) + len(last)) : start]
+        company = _ANY_CASE_SUFFIX.search(name) or (not bare and _DESCRIBED.search(described))
         if bare and not (company or spelled):
             continue
         close = text.rfind(name.split()[-1], 0, start)
@@ -1476,6 +1478,16 @@ def _named_in_document(structure: DocumentStructure | None, wanted: str) -> list
         run = _NAME_RUN.match(text, m.start())
         found = " ".join(m.group().split())
         longer = " ".join(run.group().split()).strip(" ,") if run else found
+        if _ALSO_KNOWN_AS.search(text, max(0, m.start() - 30), m.start()):
+            # 'TIME LIFE, INC. d/b/a Time Life Music': the party before, by another name
+            before = _org_before(text, m.start()) or ""
+            return [found, before] if before else [found]
+        # 'Fonterra (USA) Inc.': a form a bracketed word away
+        bracketed = re.match(
+            r"\s*\([A-Z][\w. ]{0,20}\)\s+[A-Z][\w.]*", text[m.end() : m.end() + 40]
+        )
+        if bracketed and _ORG_FORM.search(bracketed.group()):
+            longer = " ".join(text[m.start() : m.end() + bracketed.end()].split())
         lower = _LOWER_FORM.match(text, run.end()) if run else None
         longer += lower.group() if lower else ""  # 'Marlowe Retail Group plc'
         forms = list(_ORG_FORM.finditer(longer))  # 'Marlowe Retail Group plc': the last
@@ -1528,6 +1540,24 @@ _LOWER_FORM = re.compile(r",?\s+(?:plc|ltd|llc|gmbh|inc)\.?(?![A-Za-z])")
 _SIGNATURE = re.compile(r"(?i)\bby\s*:|/s/|\bname\s*:|\bon\s+behalf\s+of\b")
 """The marks of a signature block, near a name that signs."""
 
+
+_MARKS = re.compile(r"[™®©℠]")
+"""Trade mark signs, no part of a name a lawyer types."""
+_ALSO_KNOWN_AS = re.compile(
+    r"(?:\bd/b/a|\bdoing\s+business\s+as|\btrading\s+as|\bt/a|\bf/k/a|\bformerly\s+known\s+as"
+    r"|\ba/k/a|\balso\s+known\s+as)\s*$",
+    re.IGNORECASE,
+)
+"""What makes the name after it another name of the party before: 'TIME LIFE, INC. d/b/a Time
+Life Music'."""
+_DESCRIBED = re.compile(
+    r"^[^,()]{0,3}(?:\([^()]{1,20}\)\s*\S{0,12})?,\s+an?\s+(?:[\w-]+\s+){0,4}?"
+    r"(?:corporation|company|partnership|association|trust"
+    r"|bank|limited\s+liability\s+company|organi[sz]ation|institution|university|authority)\b",
+    re.IGNORECASE,
+)
+"""A description that makes the name before it an organisation: '…, a California general
+partnership ("Partnership")'."""
 
 _INDIVIDUAL = re.compile(
     r"^[\s,(]*(?:an?\s+individual|an?\s+(?:resident|citizen)\b|residing\b)"
@@ -1803,7 +1833,7 @@ def resolve_party(
     """
     parties = find_parties(structure) if parties is None else parties
     listing = "; ".join(p.describe() for p in parties) or "none named in the preamble"
-    wanted = _clean(query or "")
+    wanted = _clean(_MARKS.sub("", query or ""))  # 'Gridiron BioNutrients™
     if not wanted:
         raise PartyRequired(
             f"--party is required: say whom we act for (parties found: {listing}; or neutral)",
