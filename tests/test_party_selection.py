@@ -605,3 +605,27 @@ def test_a_party_by_another_name_a_mark_or_its_description(query: str, name: str
     side = resolve_party(_parse(text), query)
     assert side.party is not None
     assert name in (side.party.name, *side.party.labels)
+
+
+def test_a_deed_with_one_party_is_reviewed_for_it_or_neutral(tmp_path: Path) -> None:
+    """A deed poll names one party: the review acts for it, by label or name, or for nobody."""
+    deed = tmp_path / "deed.txt"
+    deed.write_text(
+        "DEED POLL\n\nThis Deed Poll is made on 1 June 2021 by Saltmarsh Holdings Limited (the "
+        '"Guarantor").\n\n1. Guarantee\n1.1 The Guarantor guarantees the obligations of its '
+        "subsidiary under the lease.\n\n2. Law\n2.1 This deed is governed by English law.\n",
+        encoding="utf-8",
+    )
+    structure = _parse(deed.read_text(encoding="utf-8"))
+    for query in ("Guarantor", "saltmarsh holdings limited"):
+        side = resolve_party(structure, query)
+        assert side.party is not None
+        assert side.party.name == "Saltmarsh Holdings Limited"
+    assert resolve_party(structure, "neutral").neutral
+    for party in ("Guarantor", "neutral"):
+        out = tmp_path / party
+        result = runner.invoke(
+            app, ["review", str(deed), "--party", party, "--approve", "none", "--out", str(out)]
+        )
+        assert result.exit_code == 0, result.output
+        assert (out / "report.md").is_file()
