@@ -51,6 +51,10 @@ class _Kind:
     role_words: tuple[str, ...]
     terms: tuple[tuple[re.Pattern[str], float], ...]
     dense: tuple[re.Pattern[str], ...]
+    yields_to: frozenset[str] | None
+    """Kinds its title word yields to when the title names them too ('Manufacturing and
+    Supply': supply yields to manufacturing); None: to every kind (a generic word such as
+    'services' in 'Logistics Services Agreement')."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +82,7 @@ def _table() -> _Table:
             role_words=tuple(k.get("roles") or ()),
             terms=tuple((_compile(p), float(w)) for p, w in k.get("terms") or ()),
             dense=tuple(_compile(p) for p in k.get("dense") or ()),
+            yields_to=None if k.get("yields_to") == "all" else frozenset(k.get("yields_to") or ()),
         )
         for k in data["kinds"]
     )
@@ -139,33 +144,75 @@ _SELF_NAME = re.compile(
     r"|\bTHIS\s+((?:[A-Z][A-Z&'’\-]*,?\s+(?:(?:AND|OF|FOR|&)\s+)?){1,8})(?:AGREEMENT|CONTRACT)\b"
 )
 """The name an agreement gives itself: 'This Strategic Collaboration Agreement'."""
+_CAPS_RUN = re.compile(r"[A-Z][A-Z0-9&'’\-]*(?:[ ,]+(?:[A-Z0-9&'’\-]+|\(\w+\)))+")
+"""A run of capitalised words: a heading inside a flattened line."""
+_DOC_WORD = re.compile(
+    r"\b(?:AGREEMENTS?|(?:SUB)?CONTRACTS?|LEASE|GUARANT\w*|DEED|LETTER|TERMS|NOTE|ADDENDUM"
+    r"|AMENDMENT|ORDER|CONDITIONS|UNDERTAKING|MEMORANDUM)\b"
+    r"|合同|协议|契约",
+    re.IGNORECASE,
+)
+"""A word that names a document."""
+_BARE_DOC_WORD = re.compile(r"\s*(?:AGREEMENT|CONTRACT|合同|协议)\s*", re.IGNORECASE)
+_NUMBERED = re.compile(
+    r"(?:\d+(?:\.\d+)*\.?|(?:article|section|clause)\s+\w+|第.{1,4}[条章])\s", re.I
+)
+_KEY_VALUE = re.compile(r"^[^:：]{1,30}[:：]\s*\S")
+"""'Date: 14 March 2025', '合同编号：…': a field, not a title."""
+_REFERRED = re.compile(
+    r"\b(?:(?:attachment|exhibit|schedule|annex|appendix|addendum)\s+[\w.]{1,6}\s+)?"
+    r"(?:to|of|under|for)\s+((?:the\s+)?(?:[\w&'’\-]+\s+){0,6}(?:agreement|contract))\b",
+    re.IGNORECASE,
+)
 _SELF_WORDS = frozenset({"amended", "restated", "the", "master", "first", "second", "agreement"})
 
 
 def _title(text: str) -> str:
-    """The document's title: its short heading lines before the preamble, and the name it
-    gives itself in its opening ('This Trademark License Agreement')."""
+    """The document's title: its short heading lines before the preamble (in a filing
+    flattened to one line, the runs of capitals that name a document), and the name it gives
+    itself in its opening ('This Trademark License Agreement'). Lines that name a document
+    ('… Agreement', '…合同') are the title when there are any: a cover page's party names and
+    addresses are not."""
     lines: list[str] = []
-    for segment in _SEGMENT.split(text[:1500]):
+    for segment in _SEGMENT.split(text[:2500]):
         piece = segment.strip()
         if not piece:
             continue
+        titled = any(_DOC_WORD.search(line) for line in lines)
+        if titled and _NUMBERED.match(piece):
+            break  # the first clause: the title is behind us
         cut = _OPENING.search(piece)
-        if cut is not None:
-            head = piece[: cut.start()].strip()
-            if head and len(head) <= 120:
-                lines.append(head)
+        head = piece[: cut.start()].strip() if cut is not None else piece
+        if len(head) <= 120 and not _KEY_VALUE.search(head):
+            lines.append(head)
+        else:
+            runs = [m.group(0)[:120] for m in _CAPS_RUN.finditer(head)]
+            named = [r for r in runs if _DOC_WORD.search(r)]
+            lines.extend(named)
+            if not named and titled:
+                break  # prose after a title
+        if (cut is not None and (titled or any(_DOC_WORD.search(x) for x in lines))) or len(
+            lines
+        ) >= 12:
             break
-        if len(piece) <= 120 and not re.search(r"[:：]\s*\S", piece):
-            lines.append(piece)
-        if len(lines) >= 6:
-            break
+    # 'CONSTRUCTION AND MAINTENANCE' over 'AGREEMENT': a title broken over two lines
+    for n in range(len(lines) - 1, 0, -1):
+        if _BARE_DOC_WORD.fullmatch(lines[n]):
+            lines[n - 1 : n + 1] = [f"{lines[n - 1]} {lines[n]}"]
+    documents = [line for line in lines if _DOC_WORD.search(line)]
+    lines = documents or lines
     named = _SELF_NAME.search(text[:4000])
     if named is not None:
         words = (named.group(1) or named.group(2) or "").strip()
         if words.casefold() not in _SELF_WORDS:
             lines.append(words)
-    return "\n".join(lines)
+    return "\n".join(line for line in lines if line)
+
+
+def _referred(title: str) -> list[tuple[int, int]]:
+    """Spans of the title that name another agreement ('Attachment B to Master Franchise
+    Agreement', 'Guarantees of Master Franchise Agreement'): a kind named there counts less."""
+    return [m.span(1) for m in _REFERRED.finditer(title)]
 
 
 # --------------------------------------------------------------------------------------------
@@ -190,11 +237,16 @@ class _Score:
         )
 
 
+_READ = 80_000
+"""Characters of the body read for terms (a quarter of that of the schedules): the kind shows
+in the first pages, and a 300 KB filing would otherwise cost a second."""
+
+
 def _texts(structure: DocumentStructure) -> tuple[str, str]:
     """The document's body (preamble and clauses) and its schedules, as text."""
     body = [c.text for c in structure.clauses if c.kind is not ClauseKind.ANNEX]
     annex = [c.text for c in structure.clauses if c.kind is ClauseKind.ANNEX]
-    return "\n".join(body), "\n".join(annex)
+    return "\n".join(body)[:_READ], "\n".join(annex)[: _READ // 4]
 
 
 def _repeat(count: int) -> float:
@@ -224,13 +276,24 @@ def _role_in_text(word: str, text: str) -> int:
 
 
 def _score(
-    kind: _Kind, title: str, labels: dict[str, str], body: str, annex: str, w: dict[str, float]
+    kind: _Kind,
+    title: str,
+    labels: dict[str, str],
+    texts: tuple[str, str],
+    w: dict[str, float],
+    generic: bool,
 ) -> _Score:
+    """The kind's score: title, roles and terms. `generic`: the title names the kind only by
+    a word other kinds' titles qualify ('Logistics Services Agreement')."""
+    body, annex = texts
     score = _Score(kind)
-    first = [m for p in kind.title if (m := p.search(title)) is not None]
-    if first:
-        best = min(first, key=lambda m: m.start())
-        score.add("title", best.group(0), w["title"])
+    hits = [m for p in kind.title for m in p.finditer(title)]
+    if hits:
+        referred = _referred(title)
+        own = [m for m in hits if not any(a <= m.start() < b for a, b in referred)]
+        best = min(own or hits, key=lambda m: m.start())
+        weight = w["title"] if own else w["title"] * w["title_referred"]
+        score.add("title", best.group(0), weight * (w["title_generic"] if generic else 1.0))
     named = sorted({labels[word] for word in kind.roles if word in labels})
     if named:
         score.add("role", ", ".join(named), w["role"] * (1.0 + 0.5 * (len(named) - 1)))
@@ -239,15 +302,23 @@ def _score(
         if used:
             word, count = max(used, key=lambda u: u[1])
             score.add("role", word, w["role_text"], count)
+    terms: list[tuple[str, float, int]] = []
     for pattern, weight in kind.terms:
         found = pattern.findall(body)
         if found:
-            score.add("term", _shown(pattern, body), weight * _repeat(len(found)), len(found))
+            terms.append((_shown(pattern, body), weight * _repeat(len(found)), len(found)))
             continue
         later = pattern.findall(annex)
         if later:
             weighed = weight * _repeat(len(later)) * w["annex"]
-            score.add("term", _shown(pattern, annex), weighed, len(later))
+            terms.append((_shown(pattern, annex), weighed, len(later)))
+    # Terms saturate: many of one kind's words say it is that kind, not that it outweighs
+    # a title and roles that say otherwise.
+    raw = sum(t[1] for t in terms)
+    if raw > 0:
+        scale = w["term_cap"] * (1.0 - math.exp(-raw / w["term_cap"])) / raw
+        for words, weight, count in terms:
+            score.add("term", words, weight * scale, count)
     for pattern in kind.dense:
         per_k = len(pattern.findall(body)) * 1000 / max(len(body), 1)
         share = min(max((per_k - 1.0) / 2.0, 0.0), 1.0)
@@ -264,6 +335,13 @@ def _shown(pattern: re.Pattern[str], text: str) -> str:
     return " ".join(m.group(0).split()) if m else pattern.pattern
 
 
+def _yields(kind: _Kind, others: set[str]) -> bool:
+    """Whether `kind`'s title word yields to another kind the title names."""
+    if kind.yields_to is None:
+        return bool(others)
+    return bool(kind.yields_to & others)
+
+
 def detect_kinds(
     structure: DocumentStructure, parties: Sequence[Party] | None = None
 ) -> list[KindMatch]:
@@ -274,10 +352,18 @@ def detect_kinds(
     body, annex = _texts(structure)
     title = _title(body)
     labels = _label_words(find_parties(structure) if parties is None else parties)
-    scores = [_score(k, title, labels, body, annex, w) for k in table.kinds]
+    named = {k.id for k in table.kinds if any(p.search(title) for p in k.title)}
+    scores = [
+        _score(k, title, labels, (body, annex), w, _yields(k, named - {k.id})) for k in table.kinds
+    ]
     # The kind the title names first leads when the title names several.
+    referred = _referred(title)
     leads = [
-        (m.start(), s) for s in scores for p in s.kind.title if (m := p.search(title)) is not None
+        (m.start(), s)
+        for s in scores
+        for p in s.kind.title
+        for m in p.finditer(title)
+        if not any(a <= m.start() < b for a, b in referred)
     ]
     if leads:
         min(leads, key=lambda t: t[0])[1].add("title", "named first", w["title_lead"])
@@ -293,7 +379,7 @@ def detect_kinds(
         if n == 0:
             confidence = strength * (0.6 + 0.4 * margin)
         else:
-            confidence = strength * (s.total / top) * 0.8
+            confidence = out[0].confidence * s.total / top
             if s.total < w["also_ratio"] * top or confidence < w["also_confidence"]:
                 break
         evidence = sorted(s.evidence or [], key=lambda e: -e.weight)[:8]
