@@ -187,13 +187,12 @@ def _title(text: str) -> str:
             lines.append(head)
         else:
             runs = [m.group(0)[:120] for m in _CAPS_RUN.finditer(head)]
-            named = [r for r in runs if _DOC_WORD.search(r)]
-            lines.extend(named)
-            if not named and titled:
+            headings = [r for r in runs if _DOC_WORD.search(r)]
+            lines.extend(headings)
+            if not headings and titled:
                 break  # prose after a title
-        if (cut is not None and (titled or any(_DOC_WORD.search(x) for x in lines))) or len(
-            lines
-        ) >= 12:
+        preamble = cut is not None and any(_DOC_WORD.search(line) for line in lines)
+        if preamble or len(lines) >= 12:
             break
     # 'CONSTRUCTION AND MAINTENANCE' over 'AGREEMENT': a title broken over two lines
     for n in range(len(lines) - 1, 0, -1):
@@ -201,9 +200,9 @@ def _title(text: str) -> str:
             lines[n - 1 : n + 1] = [f"{lines[n - 1]} {lines[n]}"]
     documents = [line for line in lines if _DOC_WORD.search(line)]
     lines = documents or lines
-    named = _SELF_NAME.search(text[:4000])
-    if named is not None:
-        words = (named.group(1) or named.group(2) or "").strip()
+    self_name = _SELF_NAME.search(text[:4000])
+    if self_name is not None:
+        words = (self_name.group(1) or self_name.group(2) or "").strip()
         if words.casefold() not in _SELF_WORDS:
             lines.append(words)
     return "\n".join(line for line in lines if line)
