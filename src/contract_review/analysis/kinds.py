@@ -241,6 +241,16 @@ _READ = 80_000
 in the first pages, and a 300 KB filing would otherwise cost a second."""
 
 
+def _lead_title(score: _Score, weight: float) -> None:
+    """Raise the title evidence of the kind the title names first."""
+    score.total += weight
+    for n, e in enumerate(score.evidence or []):
+        if e.source == "title":
+            assert score.evidence is not None
+            score.evidence[n] = e.model_copy(update={"weight": round(e.weight + weight, 2)})
+            return
+
+
 def _texts(structure: DocumentStructure) -> tuple[str, str]:
     """The document's body (preamble and clauses) and its schedules, as text."""
     body = [c.text for c in structure.clauses if c.kind is not ClauseKind.ANNEX]
@@ -365,7 +375,7 @@ def detect_kinds(
         if not any(a <= m.start() < b for a, b in referred)
     ]
     if leads:
-        min(leads, key=lambda t: t[0])[1].add("title", "named first", w["title_lead"])
+        _lead_title(min(leads, key=lambda t: t[0])[1], w["title_lead"])
     ranked = sorted((s for s in scores if s.total > 0), key=lambda s: -s.total)
     if not ranked or ranked[0].total < w["min_score"]:
         return []
