@@ -69,6 +69,8 @@ def test_a_folder_becomes_one_workbook(
     supply = rows["supply.txt"]
     assert supply["Status"] == "done"
     assert supply["Acting for"] == "Buyer"
+    assert (supply["Kind"], rows["services.md"]["Kind"]) == ("supply", "services")
+    assert rows["copy.txt"]["Kind"] == "supply"
     assert supply["Governing Law"] == "Michigan"
     assert supply["Medium"] >= 1
     assert "Price Changes" in str(supply["Top issues"])
@@ -129,5 +131,6 @@ def test_inventory_only_reads_no_risks(
     ]
     supply = next(r for r in rows if str(r["File"]).endswith("supply.txt"))
     assert supply["Governing Law"] == "Michigan"
+    assert supply["Kind"] == "supply"
     assert supply["High"] == supply["Medium"] == supply["Low"] == 0
     assert book["Issues"].max_row == 1

@@ -182,6 +182,7 @@ def run_batch(
         if row.status == "duplicate":
             original = first_of[row.sha256]
             row.counts, row.parties = dict(original.counts), list(original.parties)
+            row.kind = original.kind
     from contract_review.exports.portfolio import write_portfolio
 
     write_portfolio(rows, options.out)
@@ -269,6 +270,7 @@ def _fill(row: PortfolioRow, data: dict[str, Any]) -> None:
     row.error = str(data.get("error", ""))
     row.party = str(data.get("party", ""))
     row.parties = list(data.get("parties", []))
+    row.kind = str(data.get("kind", ""))
     row.inventory = dict(data.get("inventory", {}))
     row.counts = dict(data.get("counts", {}))
     row.top = list(data.get("top", []))

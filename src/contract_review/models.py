@@ -675,6 +675,35 @@ class ClauseInventory(_Model):
         return next((e for e in self.entries if e.category == category), None)
 
 
+class KindEvidence(_Model):
+    """One piece of evidence for a contract kind: the words that counted, and where."""
+
+    source: str = Field(
+        description="'title' (the document's heading), 'role' (what the parties are called), "
+        "'term' (an operative term in the text) or 'given' (chosen with --kind)."
+    )
+    words: str = Field(description="The contract's words that matched, as written.")
+    count: int = Field(1, ge=1, description="How often they occur (terms), else 1.")
+    weight: float = Field(0.0, ge=0, description="What they added to the kind's score.")
+
+
+class KindMatch(_Model):
+    """A kind the contract is (licence, lease, loan, …), with how sure and why."""
+
+    kind: str = Field(description="Id of the kind in the kind table, e.g. 'licence'.")
+    name: str = Field(description="The kind named in English, e.g. 'Licence'.")
+    name_zh: str = Field(description="The kind named in Chinese, e.g. '许可'.")
+    confidence: float = Field(ge=0, le=1, description="How sure the detection is (0-1).")
+    score: float = Field(0.0, ge=0, description="The raw score the kinds were ranked by.")
+    evidence: list[KindEvidence] = Field(
+        default_factory=list, description="The words that decided it, strongest first."
+    )
+
+    def label(self, language: str = "en") -> str:
+        """The kind's name in `language` ('en' or 'zh…')."""
+        return self.name_zh if language.lower().startswith("zh") else self.name
+
+
 class GapKind(StrEnum):
     """Why part of a contract could not be checked."""
 
@@ -734,6 +763,11 @@ class ReviewResult(_Model):
     is_complete: bool = Field(True, description="Whether every checklist item was reviewed.")
     inventory: ClauseInventory | None = Field(
         None, description="The contract's clause inventory, when its domain builds one."
+    )
+    contract_kinds: list[KindMatch] = Field(
+        default_factory=list,
+        description="What kind of contract it is, ranked: the first is the main kind (given "
+        "with --kind, or detected), the others also apply.",
     )
     plan: ReviewPlan | None = Field(
         None, description="The orchestrator's plan (SPEC-21), with the re-plans made on the way."

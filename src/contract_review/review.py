@@ -34,6 +34,7 @@ from contract_review._lifecycle import (
     restart_state,
 )
 from contract_review.analysis.coverage import coverage_gaps
+from contract_review.analysis.kinds import detect_kinds, given_kind
 from contract_review.config import Settings, get_settings
 from contract_review.decisions import DecisionLog, default_reviewer, stamped
 from contract_review.documents import load_task_documents
@@ -54,6 +55,7 @@ from contract_review.models import (
     DiffStatus,
     DocumentRole,
     DocumentStructure,
+    KindMatch,
     ReviewChecklistItem,
     ReviewedClause,
     ReviewPlan,
@@ -695,6 +697,13 @@ def _llm_warnings(findings: list[ReviewedClause], llm_on: bool) -> list[str]:
     return warnings
 
 
+def _kinds(given: str | None, structure: DocumentStructure | None) -> list[KindMatch]:
+    """The contract's kinds: the one the user gave, else those detected (ranked)."""
+    if given is not None:
+        return [given_kind(given)]
+    return detect_kinds(structure) if structure is not None else []
+
+
 def _inventory(domain: str, structure: DocumentStructure | None) -> ClauseInventory | None:
     plugin = get_plugin(domain)
     if plugin is None or plugin.build_inventory is None or structure is None:
@@ -753,6 +762,7 @@ def _write_outputs(
         hidden_text=list(content.hidden_spans) if content else [],
         is_complete=bool(final.get("is_complete")),
         inventory=_inventory(options.domain, structure),
+        contract_kinds=_kinds(options.kind, structure),
         plan=_final_plan(final),
         llm_model=llm_model,
         llm_usage=llm_usage,

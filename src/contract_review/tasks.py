@@ -71,6 +71,9 @@ class ReviewOptions(BaseModel):
     comments: Literal["all", "medium", "high"] = Field(
         "medium", description="Issues with a Word comment: all, medium and high, or high only."
     )
+    kind: str | None = Field(
+        None, description="The contract's kind as the user gave it (--kind); None: detected."
+    )
 
     def check(self) -> None:
         """An InputError naming the first option that cannot work — a missing file, a
@@ -84,6 +87,10 @@ class ReviewOptions(BaseModel):
                 what = "is a folder, not a file" if path.is_dir() else "file not found"
                 raise InputError(f"{option} {path}: {what}")
         check_domain(self.domain, self.subtype)
+        if self.kind is not None:
+            from contract_review.analysis.kinds import check_kind  # the kind table: only now
+
+            check_kind(self.kind)
         check_output_folder(self.out)
 
 

@@ -78,6 +78,13 @@ def review(
         CommentChoice,
         typer.Option(help="Issues that get a Word comment: all, medium (and high) or high."),
     ] = CommentChoice.MEDIUM,
+    kind: Annotated[
+        str | None,
+        typer.Option(
+            help="The contract's kind (licence, property_lease, loan, …) instead of the one "
+            "detected; an unknown kind is refused with the list."
+        ),
+    ] = None,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help=_VERBOSE_HELP)] = False,
 ) -> None:
     """Review a contract: risks from your side, redlines, report and a redlined .docx.
@@ -101,6 +108,7 @@ def review(
             out=out,
             author=author,
             comments=comments.value,
+            kind=kind,
         )
         options.check()  # before the engine loads: a bad option costs nothing
         from contract_review.parties import PartyNotFound, PartyRequired

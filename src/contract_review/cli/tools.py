@@ -178,10 +178,12 @@ def inventory(
     domain: Annotated[Domain, typer.Option(help=_DOMAIN_HELP)] = Domain.GENERIC,
     fmt: Annotated[InventoryFormat, typer.Option("--format", "-f")] = InventoryFormat.TABLE,
 ) -> None:
-    """Print the clause inventory of a contract: each of the 41 CUAD categories, present or
-    not, the clauses and the value (governing law, dates, renewal, notice period …)."""
+    """Print the clause inventory of a contract: its kind (licence, lease, loan …, ranked),
+    then each of the 41 CUAD categories, present or not, the clauses and the value (governing
+    law, dates, renewal, notice period …)."""
     import csv
 
+    from contract_review.analysis.kinds import detect_kinds
     from contract_review.documents import load_task_document
     from contract_review.models import DocumentRole
     from contract_review.plugins.registry import get_plugin
@@ -195,20 +197,30 @@ def inventory(
         doc = load_task_document(file, DocumentRole.PRIMARY, parser_config=config)
         assert doc.structure is not None
         result = plugin.build_inventory(doc.structure)
-    rows = [e.model_dump(mode="json") for e in result.entries]
+        kinds = detect_kinds(doc.structure)
+    # The kind leads as a row of its own: the ids ranked, the main kind's evidence as quote.
+    kind_row = {
+        "category": "Contract Kind",
+        "present": bool(kinds),
+        "clause_ids": [],
+        "value": "; ".join(f"{k.kind} ({k.confidence:.2f})" for k in kinds),
+        "quote": "; ".join(f"{e.source}: {e.words}" for e in kinds[0].evidence) if kinds else "",
+    }
+    rows = [kind_row, *(e.model_dump(mode="json") for e in result.entries)]
     if fmt is InventoryFormat.JSON:
         sys.stdout.write(json.dumps(rows, ensure_ascii=False, indent=2) + "\n")
     elif fmt is InventoryFormat.CSV:
         writer = csv.writer(sys.stdout, lineterminator="\n")
         writer.writerow(["category", "present", "clauses", "value", "quote"])
-        for e in result.entries:
-            writer.writerow(
-                [e.category, "yes" if e.present else "no", " ".join(e.clause_ids), e.value, e.quote]
-            )
+        for row in rows:
+            present, clauses = "yes" if row["present"] else "no", " ".join(row["clause_ids"])
+            writer.writerow([row["category"], present, clauses, row["value"], row["quote"]])
     else:
         from ._render import render_inventory  # rich tables load only when printed
 
-        render_inventory(_table_console(), rows)
+        console = _table_console()
+        console.print(f"Contract kind: {kind_row['value'] or 'not recognised'}", markup=False)
+        render_inventory(console, rows[1:])
 
 
 def timebars(

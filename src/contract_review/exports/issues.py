@@ -167,6 +167,8 @@ class ReviewView:
     contract: str
     our_party: str
     domain: str
+    kind: str
+    """The contract's kind (main, how sure, the words that decided it; others that apply)."""
     date: str
     other_documents: list[str]
     issues: list[Issue]
@@ -503,6 +505,7 @@ def build_view(
         contract=result.primary_filename,
         our_party=result.our_party or m("neutral"),
         domain=_domain(result, m),
+        kind=_kind_line(result, m),
         date=result.created_at[:16].replace("T", " "),
         other_documents=list(result.other_documents),
         issues=issues,
@@ -548,6 +551,31 @@ def _domain(result: ReviewResult, m: Messages) -> str:
     except KeyError:
         name = domain
     return " / ".join(p for p in (name, result.domain_subtype) if p)
+
+
+def _kind_line(result: ReviewResult, m: Messages) -> str:
+    """The contract's kind for the report's header: the main kind with its confidence and
+    evidence, then the other kinds that apply."""
+    if not result.contract_kinds:
+        return m("kind_none")
+    main, *others = result.contract_kinds
+    name = main.label(m.lang)
+    if any(e.source == "given" for e in main.evidence):
+        line = m("kind_given", name=name)
+    else:
+        parts: dict[str, list[str]] = {}
+        for e in main.evidence:
+            if e.source in ("title", "role", "term") and e.words != "named first":
+                parts.setdefault(e.source, []).append(e.words)
+        evidence = m("kind_sep").join(
+            m(f"kind_{source}", words=m("list_sep").join(dict.fromkeys(words[:3])))
+            for source, words in parts.items()
+        )
+        line = m("kind_line", name=name, confidence=f"{main.confidence:.2f}", evidence=evidence)
+    if others:
+        names = m("list_sep").join(f"{k.label(m.lang)} ({k.confidence:.2f})" for k in others)
+        line += " " + m("kind_also", names=names)
+    return line
 
 
 def _playbook_name(domain: str | None, name: str, m: Messages) -> str:

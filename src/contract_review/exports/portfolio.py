@@ -31,6 +31,8 @@ class PortfolioRow:
     same_as: str = ""
     party: str = ""
     parties: list[str] = field(default_factory=list)
+    kind: str = ""
+    """The contract's main kind ('licence'), '' when none was recognised."""
     inventory: dict[str, str] = field(default_factory=dict)
     """Inventory category → its value, 'yes' or ''."""
     counts: dict[str, int] = field(default_factory=dict)
@@ -77,13 +79,14 @@ def write_portfolio(rows: Sequence[PortfolioRow], folder: Path) -> dict[str, Pat
     book = Workbook()
     sheet = book.active
     sheet.title = "Contracts"
-    header = ["File", "Status", "Error / same as", "Acting for", "Parties"]
+    header = ["File", "Status", "Error / same as", "Acting for", "Parties", "Kind"]
     header += [c for c in categories if c != "Parties"]
     header += ["High", "Medium", "Low", "Top issues", "Outputs"]
     sheet.append(header)
     for row in rows:
         note = row.error or (row.same_as if row.status == "duplicate" else "")
         values: list[Any] = [row.file, row.status, note, row.party, "; ".join(row.parties)]
+        values.append(row.kind)
         values += [row.inventory.get(c, "") for c in categories if c != "Parties"]
         values += [row.counts.get(k, 0) for k in ("high", "medium", "low")]
         values += ["\n".join(row.top), _beside(row.outputs, folder)]

@@ -94,6 +94,7 @@ def review_one(
             "status": "done",
             "party": alias,
             "parties": [p.strip() for p in parties.split(";") if p.strip()],
+            "kind": result.contract_kinds[0].kind if result.contract_kinds else "",
             "inventory": inventory,
             "counts": dict(view.counts),
             "top": [f"{i.clause_id or '—'} {i.title} ({i.level.value})" for i in view.top[:3]],
@@ -106,6 +107,7 @@ def review_one(
 
 
 def _inventory_row(path: Path, domain: str) -> dict[str, Any]:
+    from contract_review.analysis.kinds import detect_kinds
     from contract_review.documents import load_task_document
     from contract_review.models import DocumentRole
     from contract_review.plugins import load_builtin_plugins
@@ -122,8 +124,10 @@ def _inventory_row(path: Path, domain: str) -> dict[str, Any]:
     inventory = plugin.build_inventory(doc.structure)
     values = {e.category: e.value or ("yes" if e.present else "") for e in inventory.entries}
     parties = values.get("Parties", "")
+    kinds = detect_kinds(doc.structure)
     return {
         "status": "done",
+        "kind": kinds[0].kind if kinds else "",
         "inventory": values,
         "parties": [p.strip() for p in parties.split(";") if p.strip()],
     }
