@@ -29,6 +29,7 @@ from contract_review.errors import InputError
 from contract_review.models import ClauseKind, DocumentStructure, KindEvidence, KindMatch
 from contract_review.parties import Party, find_parties
 from contract_review.playbook.parse import read_yaml
+from contract_review.text.literals import GatedPattern, fold
 
 __all__ = [
     "check_kind",
@@ -236,7 +237,7 @@ class _Score:
         )
 
 
-_READ = 80_000
+_READ = 40_000
 """Characters of the body read for terms (a quarter of that of the schedules): the kind shows
 in the first pages, and a 300 KB filing would otherwise cost a second."""
 
@@ -277,24 +278,38 @@ def _label_words(parties: Iterable[Party]) -> dict[str, str]:
     return words
 
 
-def _role_in_text(word: str, text: str) -> int:
-    """How often a role word is used as a name in the text: capitalised in English."""
+def _role_in_text(word: str, text: str, folded: str) -> int:
+    """How often a role word is used as a name in the text: capitalised in English (`folded`:
+    the text lower-cased, to skip the search when the word is nowhere)."""
     if re.search(r"[\u4e00-\u9fff]", word):
         return text.count(word)
+    if word.casefold() not in folded:
+        return 0
     return len(re.findall(rf"\b{re.escape(word)}\b", text))
+
+
+@cache
+def _gated(pattern: re.Pattern[str]) -> GatedPattern:
+    """A term pattern with its literal pre-filter: most kinds' terms are absent from a given
+    contract, and a substring test says so without running the pattern over 80 KB."""
+    return GatedPattern.of(pattern)
+
+
+def _findall(pattern: re.Pattern[str], text: str, folded: str) -> list[str]:
+    return pattern.findall(text) if _gated(pattern).may_match(folded) else []
 
 
 def _score(
     kind: _Kind,
     title: str,
     labels: dict[str, str],
-    texts: tuple[str, str],
+    texts: tuple[str, str, str, str],
     w: dict[str, float],
     generic: bool,
 ) -> _Score:
     """The kind's score: title, roles and terms. `generic`: the title names the kind only by
     a word other kinds' titles qualify ('Logistics Services Agreement')."""
-    body, annex = texts
+    body, annex, body_folded, annex_folded = texts
     score = _Score(kind)
     hits = [m for p in kind.title for m in p.finditer(title)]
     if hits:
@@ -307,17 +322,17 @@ def _score(
     if named:
         score.add("role", ", ".join(named), w["role"] * (1.0 + 0.5 * (len(named) - 1)))
     else:
-        used = [(r, n) for r in kind.role_words if (n := _role_in_text(r, body)) >= 3]
+        used = [(r, n) for r in kind.role_words if (n := _role_in_text(r, body, body_folded)) >= 3]
         if used:
             word, count = max(used, key=lambda u: u[1])
             score.add("role", word, w["role_text"], count)
     terms: list[tuple[str, float, int]] = []
     for pattern, weight in kind.terms:
-        found = pattern.findall(body)
+        found = _findall(pattern, body, body_folded)
         if found:
             terms.append((_shown(pattern, body), weight * _repeat(len(found)), len(found)))
             continue
-        later = pattern.findall(annex)
+        later = _findall(pattern, annex, annex_folded)
         if later:
             weighed = weight * _repeat(len(later)) * w["annex"]
             terms.append((_shown(pattern, annex), weighed, len(later)))
@@ -329,7 +344,7 @@ def _score(
         for words, weight, count in terms:
             score.add("term", words, weight * scale, count)
     for pattern in kind.dense:
-        per_k = len(pattern.findall(body)) * 1000 / max(len(body), 1)
+        per_k = len(_findall(pattern, body, body_folded)) * 1000 / max(len(body), 1)
         share = min(max((per_k - 1.0) / 2.0, 0.0), 1.0)
         if share > 0:
             score.add(
@@ -362,9 +377,8 @@ def detect_kinds(
     title = _title(body)
     labels = _label_words(find_parties(structure) if parties is None else parties)
     named = {k.id for k in table.kinds if any(p.search(title) for p in k.title)}
-    scores = [
-        _score(k, title, labels, (body, annex), w, _yields(k, named - {k.id})) for k in table.kinds
-    ]
+    texts = (body, annex, fold(body), fold(annex))
+    scores = [_score(k, title, labels, texts, w, _yields(k, named - {k.id})) for k in table.kinds]
     # The kind the title names first leads when the title names several.
     referred = _referred(title)
     leads = [
