@@ -115,9 +115,10 @@ def check_kind(kind_id: str) -> None:
 
 def given_kind(kind_id: str) -> KindMatch:
     """The kind chosen by the user (`--kind`), as the main kind, sure."""
-    check_kind(kind_id)
     kind = _kind(kind_id)
-    assert kind is not None
+    if kind is None:
+        check_kind(kind_id)  # raises: an unknown kind, one line listing the kinds
+        raise InputError(f"--kind {kind_id} is not a known kind")
     evidence = [KindEvidence(source="given", words=kind_id)]
     return KindMatch(kind=kind.id, name=kind.en, name_zh=kind.zh, confidence=1.0, evidence=evidence)
 
@@ -245,10 +246,10 @@ in the first pages, and a 300 KB filing would otherwise cost a second."""
 def _lead_title(score: _Score, weight: float) -> None:
     """Raise the title evidence of the kind the title names first."""
     score.total += weight
-    for n, e in enumerate(score.evidence or []):
+    evidence = score.evidence or []
+    for n, e in enumerate(evidence):
         if e.source == "title":
-            assert score.evidence is not None
-            score.evidence[n] = e.model_copy(update={"weight": round(e.weight + weight, 2)})
+            evidence[n] = e.model_copy(update={"weight": round(e.weight + weight, 2)})
             return
 
 
