@@ -21,6 +21,7 @@ from contract_review.models import (
 from contract_review.parties import OurSide, find_parties
 from contract_review.playbook import Position
 from contract_review.skills.risks import SEVERITY_ORDER, anchor_quote, location_in, risk_id
+from contract_review.text import has_cjk
 from contract_review.text.matching import spelled_in_tags
 
 from .injection import document_injections
@@ -181,6 +182,22 @@ def _present(position: Position, topics: set[str], titles: Iterable[str]) -> boo
     return any(re.search(t, title, re.I) for t in position.recognise.titles for title in titles)
 
 
+_ABROAD = re.compile(r"[A-Za-z]{3,}|香港|澳门|澳門|台湾|台灣")
+"""A party name that is not a mainland Chinese one: Latin letters, or a region with its own
+law ('云栖数智科技（香港）有限公司')."""
+
+
+def _domestic_chinese(structure: DocumentStructure, lang: str) -> bool:
+    """A Chinese contract between parties named in Chinese only (two PRC companies): no
+    choice of law is needed, PRC law governs it."""
+    if lang != "zh":
+        return False
+    parties = find_parties(structure)
+    return len(parties) >= 2 and all(
+        has_cjk(p.name) and not _ABROAD.search(p.name) for p in parties
+    )
+
+
 def missing_protections(
     positions: Sequence[Position],
     items: Sequence[ReviewChecklistItem],
@@ -203,8 +220,11 @@ def missing_protections(
     ours = set(side.party.roles) if side is not None and side.party is not None else None
     parties = find_parties(structure) if ours is None else []
     out = []
+    domestic = _domestic_chinese(structure, lang)
     for position in positions:
         if position.missing is None or _present(position, topics, titles):
+            continue
+        if position.missing_cross_border and domestic:
             continue
         burdens = ""
         if position.protects:

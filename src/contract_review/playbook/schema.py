@@ -331,6 +331,12 @@ class Position(_Strict):
         description="Party roles a clause on this point protects ('supplier', 'buyer' …); its "
         "absence is a finding for them only. Empty: both sides.",
     )
+    missing_cross_border: bool = Field(
+        False,
+        description="Its absence is a finding only between parties of different countries: a "
+        "contract between two Chinese companies in Chinese is governed by Chinese law without a "
+        "clause saying so.",
+    )
     fix: Literal["mutual", "delete", "tiers", "cap"] | None = Field(
         None,
         description="How a redline moves a one-sided clause toward the standard: 'mutual' (the "
