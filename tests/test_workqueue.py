@@ -135,8 +135,9 @@ def test_a_queued_batch_completes_each_contract_once(queue: Settings, tmp_path: 
         store.forget(batch_scope(options))
 
 
-def _large_contract(path: Path, articles: int = 220) -> Path:
-    """A supply agreement long enough (about 1 MB) to be killed mid-review."""
+def _large_contract(path: Path, articles: int = 440) -> Path:
+    """A supply agreement long enough (about 2 MB) to be killed mid-review: the review must
+    outlast the first progress report by more than the time a kill takes to land."""
     lines = [
         "MASTER SUPPLY AGREEMENT",
         'This Agreement is made between Harrow Components Limited (the "Supplier") and '
