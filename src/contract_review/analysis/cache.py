@@ -10,8 +10,9 @@ from functools import wraps
 from typing import TypeVar, cast
 
 from contract_review.models import DocumentStructure
+from contract_review.parties import Party, find_parties
 
-__all__ = ["per_structure"]
+__all__ = ["parties_of", "per_structure"]
 
 T = TypeVar("T")
 
@@ -64,3 +65,12 @@ def per_structure(
         return cached
 
     return decorate
+
+
+def parties_of(structure: DocumentStructure) -> list[Party]:
+    """`find_parties(structure)`, read once per document: the coverage, the missing-protection
+    checks, the kind and the neutral position checks all ask for them."""
+    return _parties(structure)
+
+
+_parties = per_structure()(find_parties)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from contract_review.analysis.cache import parties_of
 from contract_review.models import (
     ClauseNode,
     CoverageGap,
@@ -16,7 +17,6 @@ from contract_review.models import (
     GapKind,
     LoadedText,
 )
-from contract_review.parties import find_parties
 
 ONE_CLAUSE_MIN_CHARS = 1_000
 """A text shorter than this (a one-paragraph letter) may fairly be one clause."""
@@ -47,8 +47,9 @@ def structure_gaps(structure: DocumentStructure) -> list[CoverageGap]:
             return [CoverageGap(kind=GapKind.ONE_CLAUSE, share=1.0)]
         return []
     widest = max(clauses, key=own_length)
-    share = own_length(widest) / length
-    if own_length(widest) >= DOMINANT_MIN_CHARS and share > DOMINANT_SHARE:
+    own = own_length(widest)
+    share = own / length
+    if own >= DOMINANT_MIN_CHARS and share > DOMINANT_SHARE:
         return [
             CoverageGap(
                 kind=GapKind.DOMINANT_CLAUSE, clause_id=widest.clause_id, share=round(share, 2)
@@ -65,7 +66,7 @@ def coverage_gaps(
     gaps: list[CoverageGap] = []
     if structure is not None:
         gaps.extend(structure_gaps(structure))
-        if neutral and not find_parties(structure):
+        if neutral and not parties_of(structure):
             gaps.append(CoverageGap(kind=GapKind.NO_PARTY))
     if content is not None and content.unread_pages:
         gaps.append(CoverageGap(kind=GapKind.UNREAD_PAGES, pages=list(content.unread_pages)))

@@ -25,9 +25,10 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from contract_review.analysis.cache import parties_of
 from contract_review.errors import InputError
 from contract_review.models import ClauseKind, DocumentStructure, KindEvidence, KindMatch
-from contract_review.parties import Party, find_parties
+from contract_review.parties import Party
 from contract_review.playbook.parse import read_yaml
 from contract_review.text.literals import GatedPattern, fold
 
@@ -376,7 +377,7 @@ def detect_kinds(
     w = table.weights
     body, annex = _texts(structure)
     title = _title(body)
-    labels = _label_words(find_parties(structure) if parties is None else parties)
+    labels = _label_words(parties_of(structure) if parties is None else parties)
     named = {k.id for k in table.kinds if any(p.search(title) for p in k.title)}
     texts = (body, annex, fold(body), fold(annex))
     scores = [_score(k, title, labels, texts, w, _yields(k, named - {k.id})) for k in table.kinds]

@@ -21,14 +21,13 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from contract_review.analysis.cache import per_structure
+from contract_review.analysis.cache import parties_of, per_structure
 from contract_review.analysis.financial import analyse
 from contract_review.models import ClauseKind, DocumentStructure, RiskLevel
 from contract_review.parties import (
     PartyRoles,
     Side,
     coordinated,
-    find_parties,
     is_pronoun,
     party_actions,
     party_mentions,
@@ -890,16 +889,12 @@ def _for_roles(
     return _judged(matches, roles, payer, price, places, language)
 
 
-_parties = per_structure()(find_parties)
-"""The contract's parties, read once per document (a neutral review asks at every clause)."""
-
-
 def _neutral(
     structure: DocumentStructure | None, matches: list[Match], language: str | None = None
 ) -> list[PositionFinding]:
     """A neutral review: each one-sided term against whichever party it burdens, named. With
     two parties the terms are judged once: what favours one is against the other."""
-    parties = (_parties(structure) if structure is not None else [])[:4]
+    parties = (parties_of(structure) if structure is not None else [])[:4]
     words = [p.labels[0] if p.labels else p.name for p in parties]
     # a party called "you" is shown by its name or role ('Franchisee'), else as "you"
     shown = [

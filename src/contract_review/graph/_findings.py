@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from contract_review.analysis.cache import parties_of
 from contract_review.models import (
     LLM_SOURCE,
     AgentRunInfo,
@@ -18,7 +19,7 @@ from contract_review.models import (
     RiskPoint,
     TextLocation,
 )
-from contract_review.parties import OurSide, find_parties
+from contract_review.parties import OurSide
 from contract_review.playbook import Position
 from contract_review.skills.risks import SEVERITY_ORDER, anchor_quote, location_in, risk_id
 from contract_review.text import has_cjk
@@ -192,7 +193,7 @@ def _domestic_chinese(structure: DocumentStructure, lang: str) -> bool:
     choice of law is needed, PRC law governs it."""
     if lang != "zh":
         return False
-    parties = find_parties(structure)
+    parties = parties_of(structure)
     return len(parties) >= 2 and all(
         has_cjk(p.name) and not _ABROAD.search(p.name) for p in parties
     )
@@ -218,7 +219,7 @@ def missing_protections(
     titles = [c.title for c in structure.iter_clauses() if c.title]
     lang = "zh" if language.startswith("zh") else "en"
     ours = set(side.party.roles) if side is not None and side.party is not None else None
-    parties = find_parties(structure) if ours is None else []
+    parties = parties_of(structure) if ours is None else []
     out = []
     domestic = _domestic_chinese(structure, lang)
     for position in positions:
