@@ -30,7 +30,8 @@ FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "playboo
 SERIOUS = (RiskLevel.MEDIUM, RiskLevel.HIGH)
 
 
-def _contract(item: dict[str, Any]) -> str:
+def contract_text(item: dict[str, Any]) -> str:
+    """The item as a short contract: a preamble naming its two parties, then the clause."""
     (a_label, a_name), (b_label, b_name) = item["parties"]["A"], item["parties"]["B"]
     if item["language"].startswith("zh"):
         return (
@@ -43,7 +44,8 @@ def _contract(item: dict[str, Any]) -> str:
     )
 
 
-async def _serious(text: str, party: str, work: Path) -> list[str]:
+async def serious_risks(text: str, party: str, work: Path) -> list[str]:
+    """'level type' of each medium or high risk a review of `text` for `party` finds."""
     contract = work / "c.txt"
     contract.write_text(text, encoding="utf-8")
     out = work / "out"
@@ -64,13 +66,13 @@ async def _main(path: Path, verbose: bool) -> None:
     by_lang: dict[str, dict[str, int]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for n, item in enumerate(items):
-            text = _contract(item)
+            text = contract_text(item)
             lang = by_lang.setdefault(item["language"][:2], dict.fromkeys(tally, 0))
             flagged = {}
             for side in ("A", "B"):
                 work = Path(tmp) / f"{n}{side}"
                 work.mkdir()
-                flagged[side] = await _serious(text, item["parties"][side][0], work)
+                flagged[side] = await serious_risks(text, item["parties"][side][0], work)
             burdens = item["burdens"]
             if burdens == "none":
                 alarm = bool(flagged["A"] or flagged["B"])

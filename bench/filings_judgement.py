@@ -377,6 +377,8 @@ def main() -> None:
                     )
     if args.unclassified:
         _unclassified(outcomes, args.unclassified)
+    # which points each contract raises (medium/high), to compare two runs point by point
+    report["raised"] = {o.slug: sorted(o.raised(("high", "medium"))) for o in outcomes}
     if args.json:
         args.json.write_text(json.dumps(report, indent=1), "utf-8")
 

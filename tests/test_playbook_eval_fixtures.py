@@ -60,3 +60,29 @@ def test_clause_set(path: Path) -> None:
             assert label, item["id"]
             assert name, item["id"]
         assert item["text"].strip(), item["id"]
+
+
+CONSISTENCY = FIXTURES / "consistency" / "terms.json"
+
+
+def test_consistency_set() -> None:
+    """The groups of bench/consistency_eval.py: six clauses of one term, in both languages,
+    each between two labelled parties it names; a burdened party and level, or a control."""
+    groups = json.loads(CONSISTENCY.read_text(encoding="utf-8"))["groups"]
+    assert len({g["id"] for g in groups}) == len(groups) >= 20
+    for group in groups:
+        assert (group["burdens"], group["level"]) in {
+            ("A", "high"),
+            ("A", "medium"),
+            ("B", "high"),
+            ("B", "medium"),
+            (None, "none"),
+        }, group["id"]
+        items = group["items"]
+        assert len(items) == 6, group["id"]
+        assert {i["language"] for i in items} == {"en", "zh"}, group["id"]
+        for item in items:
+            for side in ("A", "B"):
+                label, name = item["parties"][side]
+                assert name, item["id"]
+                assert label in item["text"], item["id"]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from contract_review.text import (
     CJK_TEXT,
     CJK_WIDE,
@@ -34,12 +36,32 @@ def test_chinese_characters() -> None:
 def test_sentence_boundaries() -> None:
     text = "Sub-Clause 20.1 applies, e.g. to claims. Yahoo!Finance is a name! 乙方应付款。甲方验收；乙方交付"
     ends = [m.group() for m in SENTENCE_END.finditer(text)]
-    assert ends == [".", ".", "!", "。"]  # "e.g." and "claims." — not "20.1" nor "Yahoo!Finance"
-    assert [m.group() for m in SEGMENT_END.finditer(text)] == [".", ".", "!", "。", "；"]
+    # "claims." — not "e.g." (a lower-case word follows), "20.1" nor "Yahoo!Finance"
+    assert ends == [".", "!", "。"]
+    assert [m.group() for m in SEGMENT_END.finditer(text)] == [".", "!", "。", "；"]
     lines = "1. Payment\nThe Buyer shall pay"
     assert [m.group() for m in SENTENCE_OR_LINE_END.finditer(lines)] == [".", "\n"]
     assert not [m.group() for m in SENTENCE_END.finditer(lines) if m.group() == "\n"]
     assert _ends(SENTENCE_END, "It ends here. Next")[0] == "here."
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "KI, Inc. hereby indemnifies Diplomat. The end",
+        "Acme Ltd. shall pay. The end",
+        "Under U.S. law the Buyer pays. The end",
+        "See Section No. 4 of the Schedule. The end",
+        "Costs (e.g. fees, etc.) are borne by the Buyer. The end",
+        "Signed by Mr. Smith and Dr. Jones. The end",
+    ],
+)
+def test_abbreviations_do_not_end_a_sentence(text: str) -> None:
+    """A company suffix, a title, 'No.' or an initialism is no sentence end: the party that
+    acts stays in the sentence ('KI, Inc. hereby indemnifies …')."""
+    (end,) = SENTENCE_END.finditer(text)
+    assert text[: end.end()].endswith("Jones." if "Jones" in text else ".")
+    assert text[end.end() :] == " The end"
 
 
 def test_untrusted_text_is_made_writable() -> None:

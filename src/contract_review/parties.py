@@ -725,6 +725,9 @@ _EN_MODALS: tuple[tuple[ActionKind, str], ...] = (
     (
         "exempt",
         r"shall\s+not\s+be\s+(?:liable|responsible)|shall\s+have\s+no\s+liability"
+        # free of a duty the other side bears: 'the Employer shall have no reciprocal obligation'
+        r"|(?:shall|will)\s+have\s+no\s+(?:\w+\s+)?(?:obligation|duty)"
+        r"|(?:is|are|shall\s+be)\s+under\s+no\s+(?:\w+\s+)?(?:obligation|duty)"
         r"|(?:is|are)\s+not\s+(?:liable|responsible)|will\s+not\s+be\s+(?:liable|responsible)"
         r"|shall\s+bear\s+no|bears?\s+no",
     ),
@@ -746,7 +749,9 @@ _EN_MODALS: tuple[tuple[ActionKind, str], ...] = (
     (
         "obligation",
         r"shall|must|will|agrees?\s+to|undertakes?|(?:is|are)\s+required\s+to"
-        r"|(?:is|are)\s+obliged\s+to|may\s+not|covenants?",
+        r"|(?:is|are)\s+obliged\s+to|may\s+not|covenants?"
+        # a duty in the present tense: 'Diplomat hereby indemnifies KI'
+        r"|indemnifies|holds\s+(?:\w+\s+)?harmless",
     ),
 )
 _EN_GAP = (
@@ -805,12 +810,18 @@ class _AliasMatcher:
         self.regex = re.compile("|".join(parts)) if parts else None
 
 
+_LEGAL_SUFFIX = re.compile(r"(?<=\w) (?:Inc|Ltd|LLC|L\.L\.C|Corp|Co|LP|L\.P|plc|N\.V|B\.V)\.?$")
+
+
 def _variants(alias: str) -> set[str]:
     if not alias.isascii():
         return {alias}
     if alias.casefold() in _PRONOUNS:  # 'you shall', 'You may', 'WE SHALL NOT'; never 'US'
         return {alias.lower(), alias.capitalize()} | ({alias.upper()} - {"US"})
     out = {alias, alias.upper()}
+    # 'KI Inc.' as the text writes it: 'KI, Inc.'
+    if m := _LEGAL_SUFFIX.search(alias):
+        out.add(alias[: m.start()] + "," + alias[m.start() :])
     if alias in _BOTH_PHRASES:
         out |= {alias[:1].upper() + alias[1:], alias[:1].lower() + alias[1:]}
     return out
@@ -1061,10 +1072,20 @@ def party_mentions(text: str, roles: PartyRoles) -> list[tuple[int, Side, str]]:
 _ADDRESS_AT = re.compile(
     r"\b(?:(?:office|address|place of business|establishment|premises|headquarters)\s+"
     r"(?:is\s+|are\s+)?(?:located\s+|situated\s+)?(?:at|in)|located\s+(?:at|in)|situated\s+(?:at|in)"
+    # 'whose registered office is 1151 …', 'having a business address of 2100 …'
+    r"|(?:office|address)\s+(?:is|of)(?=\s+\d)"
     r"|residing\s+(?:at|in)"
     r"|of(?=\s+\d|\s+[A-Z][a-z]+(?:strasse|straße|weg|gasse|laan|straat|vej|gade)\b))\s+"
     r"|(?:住所|地址|住所地|注册地址|通讯地址|营业地址|所在地)\s*[:：]?\s*"
 )
+_ORGANISED_IN = re.compile(
+    r"\b(?:a|an)\s+((?:[A-Z][a-z]+\s+){1,3})(?i:corporation|company|limited\s+(?:liability\s+)?"
+    r"(?:company|partnership)|partnership|LLC|corp\.?|business\s+trust|statutory\s+trust)\b"
+    r"|\b(?i:organi[sz]ed|incorporated|registered|formed|existing)\s+(?i:and\s+existing\s+)?"
+    r"(?i:under\s+the\s+laws?\s+of\s+(?:the\s+)?(?:State\s+of\s+|Province\s+of\s+"
+    r"|Commonwealth\s+of\s+)?)((?:[A-Z][a-z]+)(?:\s+(?:and\s+)?[A-Z][a-z]+){0,2})"
+)
+"""The jurisdiction a party is organised under, in its description."""
 _PLACE_STOP = frozenset(
     {
         *("Street", "Road", "Way", "Avenue", "Place", "Lane", "Square", "Floor", "Building"),
@@ -1109,7 +1130,8 @@ def _described(text: str, names: tuple[tuple[str, ...], ...]) -> tuple[frozenset
         for alias in aliases:
             if len(alias) < 3 or (_is_label(alias) and not has_cjk(alias)):
                 continue
-            for m in re.finditer(re.escape(alias), text):
+            spaced = r"\s+".join(re.escape(w) for w in alias.split())  # 'System  Associates'
+            for n_match, m in enumerate(re.finditer(spaced, text)):
                 tail = text[m.end() : m.end() + 400]
                 # The description ends where the next party is named (or the paragraph ends).
                 cut = min(
@@ -1118,8 +1140,14 @@ def _described(text: str, names: tuple[tuple[str, ...], ...]) -> tuple[frozenset
                     + [len(tail)]
                 )
                 at = _ADDRESS_AT.search(tail[:cut])
-                if at is not None:
+                # a one-word label named again later: only an address that describes it there
+                if at is not None and (" " in alias.strip() or n_match == 0 or at.start() <= 80):
                     found |= _places(_address(tail[at.end() : cut]))
+                # the law it is organised under, where the party is introduced: 'a Florida
+                # corporation', 'a company registered under the laws of England and Wales'
+                home = _ORGANISED_IN.search(tail[: min(cut, 160)]) if n_match == 0 else None
+                if home is not None and home.start() <= 40:
+                    found |= _places(home.group(1) or home.group(2))
         places.append(frozenset(found - {w for a in aliases for w in a.split()}))
     return tuple(places)
 
@@ -1150,6 +1178,12 @@ def _side_places(structure: DocumentStructure, roles: PartyRoles) -> dict[str, S
     groups = _party_groups(structure)
     if not groups:
         return {}
+    # each party's full name too ('ISA' is introduced as 'Information System Associates, Inc.,
+    # a Florida corporation whose registered office is …')
+    for party in find_parties(structure):
+        for group in groups:
+            if party.name not in group and set(party.labels) & set(group):
+                group.append(party.name)
     text = (
         _preamble_window(structure)
         + "\n\n"
@@ -1177,6 +1211,12 @@ _LOCATED = re.compile(
 """Words that place the contract's subject: the premises, the site, the delivery point."""
 
 
+_CHOICE_OF_LAW = re.compile(
+    r"\bgoverned\b|\blaws?\s+of\b|\bjurisdiction\b|\bcourts?\b|\barbitrat|适用.{0,6}法律|管辖|法院|仲裁",
+    re.IGNORECASE,
+)
+
+
 def _performance_places(structure: DocumentStructure, places: set[str]) -> set[str]:
     """Those of `places` where the contract is performed ('厂房位于苏州市…', 'Premises situated
     at …, Leeds'): a forum there is the natural one, nobody's home ground."""
@@ -1189,6 +1229,8 @@ def _performance_places(structure: DocumentStructure, places: set[str]) -> set[s
             begin = max((m.end() for m in SEGMENT_END.finditer(text, 0, hit.start())), default=0)
             stop = SEGMENT_END.search(text, hit.end())
             sentence = text[begin : stop.start() if stop else len(text)]
+            if _CHOICE_OF_LAW.search(sentence):
+                continue  # 'the laws of Texas, applicable to contracts performed there'
             found |= {p for p in places if p in sentence}
     return found
 

@@ -156,6 +156,7 @@ This Agreement is made between Nordlicht Software GmbH (the "Supplier") and Harb
 1.4 The Client shall pay each invoice within thirty (30) days.
 1.5 The Supplier will indemnify the Client from any and all third party claims, liability, damages and costs (including, but not limited to, reasonable attorneys' fees) arising from its breach.
 1.6 The Supplier is not responsible for any delay caused by the Client's failure to provide data on time.
+1.7 The Client shall indemnify the Supplier against third party claims arising from its breach.
 """
 
 
@@ -163,8 +164,8 @@ This Agreement is made between Nordlicht Software GmbH (the "Supplier") and Harb
 def test_common_wording_is_no_one_sided_term(party: str) -> None:
     """'including without limitation', 'including, but not limited to', 'exclusive
     jurisdiction', 'exclusive property' and a payment term are ordinary drafting, whichever
-    side we act for."""
-    for clause in ("1.1", "1.2", "1.3", "1.4", "1.5", "1.6"):
+    side we act for (each side gives an indemnity: 1.7 answers 1.1 and 1.5)."""
+    for clause in ("1.1", "1.2", "1.3", "1.4", "1.5", "1.6", "1.7"):
         assert _findings(COMMON, party, clause).findings == [], clause
 
 

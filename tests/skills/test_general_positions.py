@@ -772,3 +772,62 @@ def test_no_termination_right_where_termination_is_denied_or_already_over(
         p for p, _ in _against(ENDINGS, party, clause_id)
     ]
     _burdens_only(ENDINGS, "1.3", "Licensee", "Licensor", "one_sided_termination_for_convenience")
+
+
+ONE_WAY = """SUPPLY AGREEMENT
+
+This Agreement is made between Tamberlane Coatings Inc., a Florida corporation whose registered \
+office is 12 Bay Road, Tampa (the "Supplier"), and Northcliff Marine plc, a company registered \
+under the laws of England and Wales (the "Customer").
+
+1. Indemnity
+1.1 The Customer shall indemnify and hold harmless the Supplier against all claims arising out of \
+the Customer's use of the Products.
+
+2. Term and Termination
+2.1 Either party may terminate this Agreement if the Products are withdrawn from the market by \
+a regulator.
+2.2 The Supplier may terminate this Agreement on thirty (30) days' notice if the Customer \
+breaches any of its obligations.
+
+3. Law
+3.1 This Agreement shall be governed by the laws of the State of Florida.
+"""
+
+
+def test_a_term_only_one_side_holds_anywhere_in_the_contract_is_one_way() -> None:
+    """An indemnity only we give, and a right to terminate for breach only they hold, are
+    against us wherever their clauses sit; a mutual right to end the contract on one narrow
+    event does not balance a right to end it for any breach. Acting for the other side they
+    favour it."""
+    assert ("one_way_indemnity", RiskLevel.MEDIUM) in _against(ONE_WAY, "Customer", "1.1")
+    assert ("one_way_termination", RiskLevel.MEDIUM) in _against(ONE_WAY, "Customer", "2.2")
+    assert _against(ONE_WAY, "Supplier", "1.1") == []
+    assert _against(ONE_WAY, "Supplier", "2.2") == []
+    assert _against(ONE_WAY, "Customer", "2.1") == []  # mutual
+    favourable = [f.position_id for f in _findings(ONE_WAY, "Supplier", "1.1").findings]
+    assert "one_way_indemnity" in favourable
+
+
+def test_the_same_term_given_to_the_other_side_elsewhere_balances_it() -> None:
+    mutual = ONE_WAY.replace(
+        "3. Law\n",
+        "2.3 The Customer may terminate this Agreement for convenience on ninety (90) days' "
+        "notice.\n2.4 The Supplier shall indemnify the Customer against all third party claims "
+        "arising from defects in the Products.\n\n3. Law\n",
+    )
+    assert _against(mutual, "Customer", "1.1") == []
+    # a right to terminate for any reason covers a right to terminate for breach
+    assert _against(mutual, "Customer", "2.2") == []
+
+
+def test_the_law_of_the_state_a_party_is_organised_in_is_its_home_ground() -> None:
+    """'a Florida corporation': the laws of Florida are the Supplier's; 'registered under the
+    laws of England and Wales': England is the Customer's."""
+    structure = StructureParser().parse(ONE_WAY, document_id="c")
+    places = party_places(structure, party_roles(structure, "Customer"))
+    assert places.get("Florida") == "them"
+    assert places.get("Tampa") == "them"
+    assert places.get("England") == "us"
+    assert ("one_sided_governing_law", RiskLevel.MEDIUM) in _against(ONE_WAY, "Customer", "3.1")
+    assert _against(ONE_WAY, "Supplier", "3.1") == []

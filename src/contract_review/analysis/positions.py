@@ -35,7 +35,7 @@ from contract_review.parties import (
     party_roles,
     payer_of,
 )
-from contract_review.playbook import BREADTH, NumberCheck, PartyCheck, Position
+from contract_review.playbook import ANY_GROUND, BREADTH, NumberCheck, PartyCheck, Position
 from contract_review.playbook.measure import MEASURES
 from contract_review.text import LEADING_NUMBER, SEGMENT_END, has_cjk
 from contract_review.text.literals import GatedPattern, fold
@@ -105,6 +105,7 @@ def _judge(
     roles: PartyRoles,
     payer: tuple[str, str] | None,
     places: dict[str, Side],
+    structure: DocumentStructure | None = None,
 ) -> tuple[Effect, str] | None:
     """Whether the term in `sentence` is against us or favourable, and who holds it.
 
@@ -122,11 +123,78 @@ def _judge(
     (side,) = sides
     if _market_standard(check, sentence, roles, side, payer):
         return None
+    if check.mirror == "document" and structure is not None:
+        other: Side = "us" if side == "them" else "them"
+        ledger = _document_sides(structure, check, roles, payer, places)
+        their_any = ledger.get(ANY_GROUND, frozenset()) & {other, "both"}
+        if their_any or all(
+            ledger.get(g, frozenset()) & {other, "both"} for g in _grounds(check, sentence)
+        ):
+            return None  # the contract gives the other side the same term elsewhere
     against = (side == "them") if check.kind == "their_right" else (side == "us")
     holder = actors[0][1]
     return ("against_us" if against else "favourable"), (
         _word(roles, side) if is_pronoun(holder) else holder
     )
+
+
+def _document_sides(
+    structure: DocumentStructure,
+    check: PartyCheck,
+    roles: PartyRoles,
+    payer: tuple[str, str] | None,
+    places: dict[str, Side],
+) -> dict[str, frozenset[str]]:
+    """The sides that hold (or bear) `check`'s term anywhere in the contract ('us', 'them',
+    'both'), by the term's kind (`check.grounds`). Read once per contract, check and party."""
+    key = (id(structure), id(check), roles, payer, tuple(sorted(places.items())))
+    hit = _LEDGER.get(key)
+    if hit is not None and hit[0] is structure and hit[1] is check:
+        return hit[2]
+    patterns = [_compile(p) for p in check.patterns]
+    sides: dict[str, set[str]] = {}
+    for sentence in _document_sentences(structure):
+        if not any(p.search(sentence) for p in patterns):
+            continue
+        if check.kind == "their_right" and _DEEMED_BREACH.search(sentence):
+            continue
+        holders = {side for side, _ in _holders(check, sentence, roles, payer, places) or ()}
+        for ground in _grounds(check, sentence):
+            sides.setdefault(ground, set()).update(holders)
+    found = {ground: frozenset(held) for ground, held in sides.items()}
+    if len(_LEDGER) >= 512:
+        _LEDGER.clear()
+    _LEDGER[key] = (structure, check, found)
+    return found
+
+
+_LEDGER: dict[
+    tuple[object, ...], tuple[DocumentStructure, PartyCheck, dict[str, frozenset[str]]]
+] = {}
+"""Sides holding a term across a contract, by (contract, check, party); the objects kept so a
+reused id is told apart."""
+
+
+def _grounds(check: PartyCheck, sentence: str) -> list[str]:
+    """The kinds of term `sentence` states (`check.grounds`: a right to terminate for breach
+    or insolvency), [''] for none named."""
+    return [g for g, p in check.grounds.items() if _compile(p).search(sentence)] or [""]
+
+
+@per_structure()
+def _document_sentences(structure: DocumentStructure) -> tuple[str, ...]:
+    """Every sentence part of the contract's clauses, once (a clause's text holds its
+    sub-clauses': only clauses without children are read, with their parents' own lines)."""
+    seen: dict[str, None] = {}
+    for clause in structure.iter_clauses():
+        text = clause.text
+        if clause.children:  # the parent's own lines, before its first sub-clause
+            text = text[: max(0, clause.children[0].start_offset - clause.start_offset)]
+        for s, e in _segments(text):
+            sentence = LEADING_NUMBER.sub("", text[s:e].strip(), count=1)
+            if sentence:
+                seen.setdefault(sentence, None)
+    return tuple(seen)
 
 
 def _holders(
@@ -540,18 +608,23 @@ def _judged(
     price: float | None,
     places: dict[str, Side],
     language: str | None,
+    structure: DocumentStructure | None = None,
 ) -> list[PositionFinding]:
     """The matched terms judged from the side of `roles`' party (each term once: a clause's
     sentences come again as its sub-clauses'), our positions worded in `language`."""
     setting = (roles, payer, price, tuple(sorted(places.items())), language)
     out = []
     for position, check, sentence in matches:
-        key = (id(position), id(check), sentence, setting)
+        # a term judged against the whole contract is judged again for each contract
+        whole = id(structure) if getattr(check, "mirror", "sentence") == "document" else 0
+        key = (id(position), id(check), sentence, setting, whole)
         hit = _JUDGED.get(key)
         if hit is None or hit[0] is not position or hit[1] is not check:
             if len(_JUDGED) >= 8192:
                 _JUDGED.clear()
-            found = _judged_one(position, check, sentence, roles, payer, price, places, language)
+            found = _judged_one(
+                position, check, sentence, roles, payer, price, places, language, structure
+            )
             hit = _JUDGED[key] = (position, check, found)
         if hit[2] is not None:
             out.append(hit[2].model_copy())  # callers may annotate their copy
@@ -577,10 +650,11 @@ def _judged_one(
     price: float | None,
     places: dict[str, Side],
     language: str | None,
+    structure: DocumentStructure | None = None,
 ) -> PositionFinding | None:
     if isinstance(check, NumberCheck):
         return _measured(position, check, sentence, roles, payer, price, language)
-    judged = _judge(check, sentence, roles, payer, places)
+    judged = _judge(check, sentence, roles, payer, places, structure)
     if judged is None:
         return None
     effect, holder = judged
@@ -886,7 +960,7 @@ def _for_roles(
         if any(isinstance(c, PartyCheck) and c.holder_at_seat for _, c, _ in matches)
         else {}
     )
-    return _judged(matches, roles, payer, price, places, language)
+    return _judged(matches, roles, payer, price, places, language, structure)
 
 
 def _neutral(

@@ -6,6 +6,7 @@ from __future__ import annotations
 from .files import dump_playbook, load_playbook, packaged_playbook
 from .parse import PlaybookError, parse_playbook
 from .schema import (
+    ANY_GROUND,
     BREADTH,
     Check,
     Level,
@@ -22,6 +23,7 @@ from .schema import (
 )
 
 __all__ = [
+    "ANY_GROUND",
     "BREADTH",
     "Check",
     "Level",

@@ -28,6 +28,7 @@ from contract_review.models import BaselinePosition
 from contract_review.text import LEADING_NUMBER, SEGMENT_END
 
 __all__ = [
+    "ANY_GROUND",
     "BREADTH",
     "Check",
     "Level",
@@ -119,12 +120,18 @@ BREADTH = (
     r"|\bimmediately\b|\bfor any purpose\b|\bunlimited\b"
     r"|\bin (?:all|every|any) circumstances?\b|\bunder any circumstances\b|\bfor whatever reason\b"
     r"|\beven (?:if|where|when|though)\b|\bwhatsoever\b"
+    r"|\bnot (?:be )?subject to any (?:\w+ )?(?:limit|limitation|cap)\b|\bwithout limit\b"
     r"|任何时候|随时|无需|任何原因|无论|不论|永久|不可撤销|立即|不承担任何责任|不设上限"
     r"|任何情况|何种原因|任何(?:一次)?违约(?:情形|行为)"
     r"|\bany (?:breach|default)\b[^.;]{0,20}\bhowever (?:minor|trivial)"
 )
 """Words that make a one-sided term worse — any reason, any time, no notice, sole
 discretion, regardless of fault, perpetual, irrevocable (English and Chinese)."""
+
+
+ANY_GROUND = "any_reason"
+"""The kind of term that covers every other (`PartyCheck.grounds`): a right to terminate for
+any reason balances a right to terminate for breach."""
 
 
 class PartyCheck(_Strict):
@@ -198,6 +205,22 @@ class PartyCheck(_Strict):
         "a place the sentence names ('the courts of Munich' for a party seated in Munich): a "
         "forum at one side's home.",
     )
+    mirror: Literal["sentence", "document"] = Field(
+        "sentence",
+        description="Where the other side's version of the term is looked for: in the same "
+        "sentence ('Either party may…'), or anywhere in the contract ('document': an indemnity "
+        "only we give, a termination right only they hold, is one-sided only when the contract "
+        "gives the other side the same term nowhere).",
+    )
+    grounds: dict[str, str] = Field(
+        default_factory=dict,
+        description="With `mirror: document`: the kinds of the term, each a regular expression "
+        "(a termination right for breach, for insolvency, for convenience); the other side's "
+        "version balances the term only when it is of the same kind (a mutual right to end the "
+        "contract on one narrow event does not balance their right to end it for any breach). "
+        "A sentence matching none is of its own, unnamed kind. The kind named 'any_reason' "
+        "(a right held for any reason or none) balances every kind.",
+    )
     unnamed: Literal["payer", "payee"] | None = Field(
         None,
         description="Who holds the term when the sentence names no party: the contract's payer "
@@ -214,6 +237,12 @@ class PartyCheck(_Strict):
     @classmethod
     def _check_patterns(cls, patterns: list[str]) -> list[str]:
         return _regexes(patterns)
+
+    @field_validator("grounds")
+    @classmethod
+    def _check_grounds(cls, grounds: dict[str, str]) -> dict[str, str]:
+        _regexes(list(grounds.values()))
+        return grounds
 
     @field_validator("holder_near", "beneficiary_near")
     @classmethod

@@ -91,13 +91,46 @@ HAN = re.compile(f"[{CJK_IDEOGRAPHS}]")
 ZH_SHORT_NAME = r"(?:以下简称|以下称为|以下称|下称|简称)"
 """The words that give a short name in Chinese ('…公司（以下简称“甲方”）'), for a pattern."""
 
-SENTENCE_END = re.compile(r"[。！？]|[.!?](?=\s|$)")
+_ABBREVIATIONS = (
+    "Inc",
+    "Ltd",
+    "Co",
+    "Corp",
+    "No",
+    "Nos",
+    "Art",
+    "Sec",
+    "Secs",
+    "St",
+    "Mr",
+    "Mrs",
+    "Ms",
+    "Dr",
+    "Jr",
+    "Sr",
+    "vs",
+    "cf",
+    "Pty",
+    "Pte",
+    "Bros",
+    "Ave",
+    "approx",
+    "incl",
+)
+_FULL_STOP = (
+    # not after an abbreviation ('KI, Inc. may terminate', 'Section No. 4') or an initial
+    # ('U.S. law'), nor before a word in lower case ('e.g. the Supplier')
+    "".join(rf"(?<!\b{a})" for a in ("e\\.g", "i\\.e", "etc", *_ABBREVIATIONS))
+    + r"(?<!\.[A-Za-z])[.!?](?=\s|$)(?!\s+[a-z])"
+)
+
+SENTENCE_END = re.compile(r"[。！？]|" + _FULL_STOP)
 """Where a sentence ends (see the module docstring)."""
 
-SENTENCE_OR_LINE_END = re.compile(r"[。！？\n]|[.!?](?=\s|$)")
+SENTENCE_OR_LINE_END = re.compile(r"[。！？\n]|" + _FULL_STOP)
 """Where a sentence or a line ends."""
 
-SEGMENT_END = re.compile(r"[。！？；;\n]|[.!?](?=\s|$)")
+SEGMENT_END = re.compile(r"[。！？；;\n]|" + _FULL_STOP)
 """Where a sentence, a line or a semicolon-separated part of a sentence ends."""
 
 _RECITALS_LINE = re.compile(
