@@ -1078,6 +1078,21 @@ _ADDRESS_AT = re.compile(
     r"|of(?=\s+\d|\s+[A-Z][a-z]+(?:strasse|straße|weg|gasse|laan|straat|vej|gade)\b))\s+"
     r"|(?:住所|地址|住所地|注册地址|通讯地址|营业地址|所在地)\s*[:：]?\s*"
 )
+_US_STATES = {
+    "AL": "Alabama", "AK": "Alaska", "AZ": "Arizona", "AR": "Arkansas", "CA": "California",
+    "CO": "Colorado", "CT": "Connecticut", "DE": "Delaware", "FL": "Florida", "GA": "Georgia",
+    "HI": "Hawaii", "ID": "Idaho", "IL": "Illinois", "IN": "Indiana", "IA": "Iowa",
+    "KS": "Kansas", "KY": "Kentucky", "LA": "Louisiana", "ME": "Maine", "MD": "Maryland",
+    "MA": "Massachusetts", "MI": "Michigan", "MN": "Minnesota", "MS": "Mississippi",
+    "MO": "Missouri", "MT": "Montana", "NE": "Nebraska", "NV": "Nevada", "NH": "New Hampshire",
+    "NJ": "New Jersey", "NM": "New Mexico", "NY": "New York", "NC": "North Carolina",
+    "ND": "North Dakota", "OH": "Ohio", "OK": "Oklahoma", "OR": "Oregon", "PA": "Pennsylvania",
+    "RI": "Rhode Island", "SC": "South Carolina", "SD": "South Dakota", "TN": "Tennessee",
+    "TX": "Texas", "UT": "Utah", "VT": "Vermont", "VA": "Virginia", "WA": "Washington",
+    "WV": "West Virginia", "WI": "Wisconsin", "WY": "Wyoming",
+}  # fmt: skip
+"""US states by their postal codes, as addresses write them ('Palm City FL 34990')."""
+_US_STATE_NAMES = frozenset(_US_STATES.values())
 _ORGANISED_IN = re.compile(
     r"\b(?:a|an)\s+((?:[A-Z][a-z]+\s+){1,3})(?i:corporation|company|limited\s+(?:liability\s+)?"
     r"(?:company|partnership)|partnership|LLC|corp\.?|business\s+trust|statutory\s+trust)\b"
@@ -1104,6 +1119,7 @@ def _places(address: str) -> set[str]:
     """City, region and country words of an address ('Goeppingen', 'Germany', '上海')."""
     words = set(re.findall(r"\b[A-Z][a-zA-Z\u00c0-\u017f\-]{2,}\b", address))
     words |= {a or b for a, b in _ZH_PLACE.findall(address)}
+    words |= {c for c in re.findall(r"\b[A-Z]{2}\b", address) if c in _US_STATES}
     return {w for w in words if w not in _PLACE_STOP}
 
 
@@ -1127,6 +1143,7 @@ def _described(text: str, names: tuple[tuple[str, ...], ...]) -> tuple[frozenset
     for n, aliases in enumerate(names):
         others = [a for i, g in enumerate(names) if i != n for a in g]
         found: set[str] = set()
+        organised: set[str] = set()
         for alias in aliases:
             if len(alias) < 3 or (_is_label(alias) and not has_cjk(alias)):
                 continue
@@ -1147,7 +1164,14 @@ def _described(text: str, names: tuple[tuple[str, ...], ...]) -> tuple[frozenset
                 # corporation', 'a company registered under the laws of England and Wales'
                 home = _ORGANISED_IN.search(tail[: min(cut, 160)]) if n_match == 0 else None
                 if home is not None and home.start() <= 40:
-                    found |= _places(home.group(1) or home.group(2))
+                    organised |= _places(home.group(1) or home.group(2))
+        # where it is organised counts unless its address names another state: a Delaware
+        # corporation based in California is at home in California
+        states = {_US_STATES.get(w, w) for w in found} & _US_STATE_NAMES
+        if not states or organised <= states:
+            found |= organised
+        found |= {_US_STATES[w] for w in found if w in _US_STATES}  # 'Palm City FL'
+        found -= set(_US_STATES)
         places.append(frozenset(found - {w for a in aliases for w in a.split()}))
     return tuple(places)
 

@@ -8,7 +8,8 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from contract_review.analysis.cache import parties_of
+from contract_review.analysis.blanks import find_blanks
+from contract_review.analysis.cache import parties_of, per_structure
 from contract_review.models import (
     LLM_SOURCE,
     AgentRunInfo,
@@ -27,7 +28,7 @@ from contract_review.text.matching import spelled_in_tags
 
 from .injection import document_injections
 
-__all__ = ["checked_llm_risks", "injection_risks"]
+__all__ = ["blank_risks", "checked_llm_risks", "injection_risks"]
 
 _INJECTION_RISK_TYPE = "embedded instruction to AI reviewers"
 _INJECTION_TEXT = {
@@ -89,6 +90,64 @@ def injection_risks(
             )
         )
     return risks, quotes
+
+
+_BLANK_RISK_TYPE = {"en": "blank left in the contract", "zh": "合同留有空白"}
+_BLANK_WHAT = {
+    "amount": ("an amount", "金额"),
+    "rate": ("a rate", "比例或费率"),
+    "period": ("a period", "期限"),
+    "date": ("a date", "日期"),
+    "party": ("a party's particulars", "当事人信息"),
+    "other": ("a term", "条款内容"),
+}
+_OPEN_TERMS = frozenset({"amount", "rate", "period", "party"})
+"""Blanks that leave the deal itself open (medium); a blank date or other word is low."""
+
+_document_blanks = per_structure()(find_blanks)
+
+
+def blank_risks(clause: ClauseNode, language: str, structure: DocumentStructure) -> list[RiskPoint]:
+    """One risk for a clause with blanks left to fill ('a fee of $____', '[●] months'), quoting
+    the first of them that leaves the deal open: whichever side we act for, an open term is no
+    agreement on it."""
+    zh = "zh" if language.startswith("zh") else "en"
+    end = clause.start_offset + len(clause.text)
+    found = [
+        (blank, anchored)
+        for blank in _document_blanks(structure)
+        if clause.start_offset <= blank.start < end
+        and (anchored := anchor_quote(clause.text, blank.sentence)) is not None
+    ]
+    if not found:
+        return []
+    open_terms = [(b, a) for b, a in found if b.term in _OPEN_TERMS]
+    blank, anchored = (open_terms or found)[0]
+    what = list(dict.fromkeys(_BLANK_WHAT[b.term][zh == "zh"] for b, _ in found))
+    if zh == "zh":
+        description = f"本条留有{len(found)}处空白（{'、'.join(what)}），尚未填写。"
+        reason = "空白条款未达成合意：签署前应补全，否则该项约定不明，易生争议。"
+    else:
+        description = (
+            f"The clause leaves {len(found)} blank{'s' if len(found) > 1 else ''} to be filled "
+            f"in ({', '.join(what)})."
+        )
+        reason = (
+            "A blank is a term not yet agreed: it must be filled in before signing, or the term "
+            "is uncertain and open to dispute."
+        )
+    return [
+        RiskPoint(
+            id=risk_id(clause.clause_id, "blanks", _BLANK_RISK_TYPE[zh], blank.sentence),
+            clause_id=clause.clause_id,
+            risk_level=RiskLevel.MEDIUM if open_terms else RiskLevel.LOW,
+            risk_type=_BLANK_RISK_TYPE[zh],
+            description=description,
+            reason=reason,
+            location=location_in(clause, *anchored),
+            source_skills=["blanks"],
+        )
+    ]
 
 
 def _overlap(a: TextLocation | None, b: TextLocation | None) -> bool:

@@ -67,7 +67,7 @@ from contract_review.skills.risks import (
 from contract_review.text import has_placeholder
 from contract_review.types import ChatModel
 
-from ._findings import checked_llm_risks, injection_risks, missing_protections
+from ._findings import blank_risks, checked_llm_risks, injection_risks, missing_protections
 from ._json import json_values
 from .context import RunContext, context_from_state, facts_from_state
 from .events import EventType, ReviewEvent, emit, short
@@ -701,7 +701,11 @@ class _ClauseNodes:
                 f"{len(flags)} passage(s) addressed to an AI reviewer; treated as contract text"
             )
         language = ctx.facts.language
-        risks = [*injected, *risks_from_skill_outputs(clause, outputs, language)]
+        risks = [
+            *injected,
+            *blank_risks(clause, language, structure),
+            *risks_from_skill_outputs(clause, outputs, language),
+        ]
         return risks, notes, flags, favourable_from_skill_outputs(clause, outputs, language)
 
     async def _run_agent(
