@@ -343,3 +343,17 @@ def test_a_check_vocabulary_never_hides_a_pattern_match() -> None:
                     if rx.search(sentence):
                         low = sentence.lower()
                         assert any(w in low for w in check.vocab), (position.id, sentence)
+
+
+def test_kinds_a_missing_clause_does_not_matter_in_are_known_kinds() -> None:
+    """`missing_except_kinds` names kinds of analysis/kinds.yaml (a misspelt id would silently
+    never match)."""
+    from contract_review.analysis.kinds import kind_ids
+    from contract_review.plugins import load_builtin_plugins
+    from contract_review.plugins.registry import list_plugins
+
+    load_builtin_plugins()
+    known = set(kind_ids())
+    for plugin in list_plugins():
+        for position in plugin.playbook.positions if plugin.playbook else []:
+            assert set(position.missing_except_kinds) <= known, position.id

@@ -210,6 +210,7 @@ def _facts(manifest: TaskManifest, docs: list[TaskDocument], side: OurSide) -> R
         domain_id=options.domain,
         domain_subtype=options.subtype,
         documents=docs,
+        contract_kind=options.kind,
     )
 
 
@@ -233,6 +234,7 @@ def _initial_state(manifest: TaskManifest, docs: list[TaskDocument]) -> dict[str
         "language": _language(options, docs),
         "domain_id": options.domain,
         "domain_subtype": options.subtype,
+        "contract_kind": options.kind,
         "review_checklist": [i.model_dump(mode="json") for i in checklist],
         "approval_policy": options.approve,
     }

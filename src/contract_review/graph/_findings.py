@@ -265,13 +265,16 @@ def missing_protections(
     side: OurSide | None,
     language: str = "en",
     anywhere: frozenset[str] = frozenset(),
+    kind: str | None = None,
 ) -> list[RiskPoint]:
     """A risk for each position whose point the contract never deals with ('no limitation of
     liability'), when its absence hurts our side: the positions marked `missing`, whose topic
     no clause was recognised for (`items`: the checklist's topics) and no title names, and
     that protect our party's role (or both sides). Neutral: each absence names the parties it
     hurts. `anywhere`: the topics the text deals with somewhere (`DomainPlugin.topics_anywhere`),
-    so a protection written where no clause was given its topic is not called missing."""
+    so a protection written where no clause was given its topic is not called missing. `kind`:
+    the contract's kind — a position whose absence does not matter in it is skipped (no
+    'termination' missing in a lease that ends at its term)."""
     if structure is None:
         return []
     topics = {t.casefold() for i in items for t in i.topics} | anywhere
@@ -285,6 +288,8 @@ def missing_protections(
         if position.missing is None or _present(position, topics, titles):
             continue
         if position.missing_cross_border and domestic:
+            continue
+        if kind is not None and kind in position.missing_except_kinds:
             continue
         burdens = ""
         if position.protects:

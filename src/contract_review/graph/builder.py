@@ -34,6 +34,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import Send, interrupt
 
 from contract_review import models
+from contract_review.analysis.kinds import detect_kinds
 from contract_review.config import Settings, get_settings
 from contract_review.errors import LLMError
 from contract_review.models import (
@@ -201,7 +202,13 @@ class _ParentNodes:
             else frozenset()
         )
         missing = missing_protections(
-            run.facts.positions, items, run.primary, run.side, run.facts.language, anywhere
+            run.facts.positions,
+            items,
+            run.primary,
+            run.side,
+            run.facts.language,
+            anywhere,
+            _main_kind(run.facts.contract_kind, run.primary),
         )
         keys = item_keys(items)
         pending = [
@@ -248,6 +255,14 @@ class _ParentNodes:
             "user_modified_text": modified,
             "decision_records": records,
         }
+
+
+def _main_kind(given: str | None, structure: DocumentStructure | None) -> str | None:
+    """The contract's kind: the one the user gave, else the main one detected."""
+    if given is not None or structure is None:
+        return given
+    found = detect_kinds(structure)
+    return found[0].kind if found else None
 
 
 def _with_carried(findings: ClauseFindings, carried: Sequence[DocumentDiff]) -> ClauseFindings:

@@ -45,6 +45,8 @@ class ReviewGraphState(TypedDict, total=False):
     language: str
     domain_id: str | None
     domain_subtype: str | None
+    contract_kind: str | None
+    """The contract kind the user gave (`--kind`); None: detected."""
     approval_policy: str
     """'state' (decisions come from user_decisions, default approve), 'interactive'
     (interrupt() asks now), 'none' (interrupt() waits for decisions given later) or 'all'

@@ -366,6 +366,12 @@ class Position(_Strict):
         "contract between two Chinese companies in Chinese is governed by Chinese law without a "
         "clause saying so.",
     )
+    missing_except_kinds: list[str] = Field(
+        default_factory=list,
+        description="Contract kinds (ids of analysis/kinds.yaml) where its absence is no "
+        "finding: a lease or a loan simply ends at its term, so no 'termination' clause is "
+        "missing there.",
+    )
     fix: Literal["mutual", "delete", "tiers", "cap"] | None = Field(
         None,
         description="How a redline moves a one-sided clause toward the standard: 'mutual' (the "

@@ -83,6 +83,11 @@ class ReviewContext(BaseModel):
     language: str = Field("en", description="'en' or 'zh-CN'.")
     domain_id: str | None = Field(None, description="'generic', 'fidic', 'sha_spa' or None.")
     domain_subtype: str | None = Field(None, description="e.g. 'silver_book'.")
+    contract_kind: str | None = Field(
+        None,
+        description="The contract kind the user gave (`--kind`, an id of analysis/kinds.yaml); "
+        "None: the kinds detected in the contract are used.",
+    )
     documents: list[TaskDocument] = Field(default_factory=list, description="Task documents.")
     positions: list[Position] = Field(
         default_factory=list,
@@ -163,6 +168,7 @@ def prepare_context(
     domain_id: str | None = None,
     domain_subtype: str | None = None,
     documents: Sequence[TaskDocument] = (),
+    contract_kind: str | None = None,
 ) -> ReviewContext:
     """The review facts of a run, prepared once: our side resolved in every document (and in
     `structure`, a contract reviewed without documents), the playbook in force read, merged
@@ -193,6 +199,7 @@ def prepare_context(
         roles=roles,
         domain_id=domain_id,
         domain_subtype=domain_subtype,
+        contract_kind=contract_kind,
         documents=list(documents),
         criteria_path=str(criteria) if criteria else None,
         **given,

@@ -39,6 +39,7 @@ class StateView(Mapping[str, Any]):
             "language": ctx.language,
             "domain_id": ctx.domain_id,
             "domain_subtype": ctx.domain_subtype,
+            "contract_kind": ctx.contract_kind,
             "documents": ctx.documents,
             "criteria_path": ctx.criteria_path,
         }
@@ -98,6 +99,7 @@ def review_context(
         language=state.get("language") or None,
         domain_id=domain,
         domain_subtype=state.get("domain_subtype"),
+        contract_kind=state.get("contract_kind"),
         documents=documents,
         structure=structure,
     )
