@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from contract_review.analysis.cache import parties_of
+from contract_review.analysis.cache import parties_of, per_structure
 from contract_review.errors import InputError
 from contract_review.models import ClauseKind, DocumentStructure, KindEvidence, KindMatch
 from contract_review.parties import Party
@@ -372,12 +372,24 @@ def detect_kinds(
     structure: DocumentStructure, parties: Sequence[Party] | None = None
 ) -> list[KindMatch]:
     """The kinds `structure` is, ranked, the main kind first; empty when nothing says enough.
-    `parties`, when given, are those `find_parties(structure)` found already."""
+    `parties`, when given, are those `find_parties(structure)` found already. Read once per
+    document (the missing-protection checks and the outputs both ask)."""
+    if parties is None:
+        return [k.model_copy() for k in _detected(structure)]
+    return _detect(structure, parties)
+
+
+@per_structure()
+def _detected(structure: DocumentStructure) -> list[KindMatch]:
+    return _detect(structure, parties_of(structure))
+
+
+def _detect(structure: DocumentStructure, parties: Sequence[Party]) -> list[KindMatch]:
     table = _table()
     w = table.weights
     body, annex = _texts(structure)
     title = _title(body)
-    labels = _label_words(parties_of(structure) if parties is None else parties)
+    labels = _label_words(parties)
     named = {k.id for k in table.kinds if any(p.search(title) for p in k.title)}
     texts = (body, annex, fold(body), fold(annex))
     scores = [_score(k, title, labels, texts, w, _yields(k, named - {k.id})) for k in table.kinds]

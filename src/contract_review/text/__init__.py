@@ -119,9 +119,11 @@ _ABBREVIATIONS = (
 )
 _FULL_STOP = (
     # not after an abbreviation ('KI, Inc. may terminate', 'Section No. 4') or an initial
-    # ('U.S. law'), nor before a word in lower case ('e.g. the Supplier')
-    "".join(rf"(?<!\b{a})" for a in ("e\\.g", "i\\.e", "etc", *_ABBREVIATIONS))
-    + r"(?<!\.[A-Za-z])[.!?](?=\s|$)(?!\s+[a-z])"
+    # ('U.S. law'), nor before a word in lower case ('e.g. the Supplier'); the lookbehinds
+    # follow the full stop, so they are tried at full stops only
+    r"(?:[!?]|\."
+    + "".join(rf"(?<!\b{a}\.)" for a in ("e\\.g", "i\\.e", "etc", *_ABBREVIATIONS))
+    + r"(?<!\.[A-Za-z]\.))(?=\s|$)(?!\s+[a-z])"
 )
 
 SENTENCE_END = re.compile(r"[。！？]|" + _FULL_STOP)
