@@ -10,7 +10,7 @@ Every contract is reviewed once for each party (deterministic, generic domain), 
 * controls — a control clause has such a risk (false alarm; aim ≤ 5 %).
 
 Figures per contract and in total; fixtures marked blind (written without seeing the rules)
-are totalled separately.
+are totalled separately, and each folder of fixtures (a round written at one time) too.
 
     .venv/bin/python bench/playbook_eval.py [--fixtures DIR] [--verbose]
 """
@@ -149,6 +149,7 @@ async def _main(fixtures: Path, verbose: bool) -> None:
         raise SystemExit(f"no fixtures under {fixtures}")
     total, blind = Tally(), Tally()
     by_language: dict[str, Tally] = {}
+    by_round: dict[str, Tally] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for fixture in files:
             tally = await _evaluate(fixture, Path(tmp), verbose)
@@ -161,8 +162,13 @@ async def _main(fixtures: Path, verbose: bool) -> None:
                 by_language.setdefault(key, Tally()).add(tally)
             if is_blind:
                 blind.add(tally)
+            # each folder of fixtures is a round written at one time ('blind', 'blind2')
+            by_round.setdefault(fixture.parent.relative_to(fixtures).as_posix(), Tally()).add(tally)
     for key in sorted(by_language):
         print(by_language[key].line(f"  {key}"))
+    if len(by_round) > 1:
+        for key in sorted(by_round):
+            print(by_round[key].line(f"  round {key if key != '.' else '(top)'}"))
     print(total.line("TOTAL"))
     if blind.planted_for_us:
         print(blind.line("TOTAL blind"))

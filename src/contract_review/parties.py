@@ -97,12 +97,14 @@ ROLE_SYNONYMS: dict[str, tuple[str, ...]] = {
     "designer": ("Designer", "设计人", "设计方", "设计单位"),
     "supervisor": ("Supervisor", "监理人", "监理方", "监理单位"),
     "guarantor": ("Guarantor", "Surety", "担保人", "担保方", "保证人"),
+    "employee": ("Employee", "Executive", "劳动者", "员工", "雇员"),
 }
 """Canonical role → the words contracts use for it, English and Chinese."""
 
 COUNTERPARTS: dict[str, tuple[str, ...]] = {
     "contractor": ("employer",),
-    "employer": ("contractor", "designer", "supervisor"),
+    "employer": ("contractor", "designer", "supervisor", "employee"),
+    "employee": ("employer",),
     "designer": ("employer",),
     "supervisor": ("employer",),
     "guarantor": ("lender", "buyer", "seller", "franchisor"),
@@ -1375,7 +1377,8 @@ _PREAMBLE_LABEL = re.compile(
 # A party set out in its own paragraph ("by and between:\n\nACME, INC., a Delaware …")
 # starts at its line.
 _PARTY_START = re.compile(
-    r"(?i:\bbetween|\bamong(?:st)?|\bby|\band|\bwith)[\s,:]+(?=" + _NAME_START + ")"
+    r"(?i:\bbetween|\bamong(?:st)?|\bby|\band|\bwith|\bin\s+favou?r\s+of|\bfor\s+the\s+benefit\s+of)"
+    r"[\s,:]+(?=" + _NAME_START + ")"
     # a list of parties: '…, Inc. (the "Investment Adviser"), Securian Financial Services, …'
     r"|\)[ \t]*,[ \t]*(?:(?i:and|or)[ \t]+)?(?=" + _NAME_START + ")"
     r"|(?:^|\n)[ \t]*[A-Z][A-Za-z]{1,15}(?: [A-Za-z]{1,15})?:[ \t]*(?=[A-Z])"  # 'From: Acme LLP'
