@@ -98,6 +98,7 @@ ROLE_SYNONYMS: dict[str, tuple[str, ...]] = {
     "supervisor": ("Supervisor", "监理人", "监理方", "监理单位"),
     "guarantor": ("Guarantor", "Surety", "担保人", "担保方", "保证人"),
     "employee": ("Employee", "Executive", "劳动者", "员工", "雇员"),
+    "creditor": ("Creditor", "Beneficiary", "债权人", "受益人"),
 }
 """Canonical role → the words contracts use for it, English and Chinese."""
 
@@ -107,7 +108,8 @@ COUNTERPARTS: dict[str, tuple[str, ...]] = {
     "employee": ("employer",),
     "designer": ("employer",),
     "supervisor": ("employer",),
-    "guarantor": ("lender", "buyer", "seller", "franchisor"),
+    "guarantor": ("lender", "buyer", "seller", "franchisor", "creditor", "lessor"),
+    "creditor": ("guarantor",),
     "buyer": ("seller", "supplier"),
     "seller": ("buyer",),
     "supplier": ("customer", "buyer"),
