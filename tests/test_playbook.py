@@ -357,3 +357,15 @@ def test_kinds_a_missing_clause_does_not_matter_in_are_known_kinds() -> None:
     for plugin in list_plugins():
         for position in plugin.playbook.positions if plugin.playbook else []:
             assert set(position.missing_except_kinds) <= known, position.id
+
+
+def test_kinds_a_position_does_not_apply_in_are_known_kinds() -> None:
+    from contract_review.analysis.kinds import kind_ids
+    from contract_review.plugins import load_builtin_plugins
+    from contract_review.plugins.registry import list_plugins
+
+    load_builtin_plugins()
+    known = set(kind_ids())
+    for plugin in list_plugins():
+        for position in plugin.playbook.positions if plugin.playbook else []:
+            assert set(position.except_kinds) <= known, position.id

@@ -39,6 +39,7 @@ __all__ = [
     "kind_ids",
     "kind_name",
     "main_kind",
+    "main_kind_of",
 ]
 
 
@@ -377,6 +378,14 @@ def detect_kinds(
     if parties is None:
         return [k.model_copy() for k in _detected(structure)]
     return _detect(structure, parties)
+
+
+def main_kind_of(structure: DocumentStructure | None) -> str | None:
+    """The id of the contract's main kind as detected, None when nothing says enough."""
+    if structure is None:
+        return None
+    found = _detected(structure)
+    return found[0].kind if found else None
 
 
 @per_structure()

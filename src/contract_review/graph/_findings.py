@@ -13,6 +13,7 @@ from contract_review.analysis.cache import parties_of, per_structure
 from contract_review.models import (
     LLM_SOURCE,
     AgentRunInfo,
+    ClauseKind,
     ClauseNode,
     DocumentStructure,
     ReviewChecklistItem,
@@ -101,8 +102,10 @@ _BLANK_WHAT = {
     "party": ("a party's particulars", "当事人信息"),
     "other": ("a term", "条款内容"),
 }
-_OPEN_TERMS = frozenset({"amount", "rate", "period", "party"})
-"""Blanks that leave the deal itself open (medium); a blank date or other word is low."""
+_OPEN_TERMS = frozenset({"amount", "rate", "period"})
+"""Blanks that leave the deal itself open (medium): a price, a rate, a period. A blank date, a
+party's particulars (completed at signing) or another word is low, as is any blank of the
+preamble or recitals (no operative term)."""
 
 _document_blanks = per_structure()(find_blanks)
 
@@ -121,7 +124,9 @@ def blank_risks(clause: ClauseNode, language: str, structure: DocumentStructure)
     ]
     if not found:
         return []
-    open_terms = [(b, a) for b, a in found if b.term in _OPEN_TERMS]
+    open_terms = [
+        (b, a) for b, a in found if b.term in _OPEN_TERMS and clause.kind is not ClauseKind.PREAMBLE
+    ]
     blank, anchored = (open_terms or found)[0]
     what = list(dict.fromkeys(_BLANK_WHAT[b.term][zh == "zh"] for b, _ in found))
     if zh == "zh":

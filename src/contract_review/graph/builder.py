@@ -34,7 +34,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import Send, interrupt
 
 from contract_review import models
-from contract_review.analysis.kinds import detect_kinds
+from contract_review.analysis.kinds import main_kind_of
 from contract_review.config import Settings, get_settings
 from contract_review.errors import LLMError
 from contract_review.models import (
@@ -259,10 +259,7 @@ class _ParentNodes:
 
 def _main_kind(given: str | None, structure: DocumentStructure | None) -> str | None:
     """The contract's kind: the one the user gave, else the main one detected."""
-    if given is not None or structure is None:
-        return given
-    found = detect_kinds(structure)
-    return found[0].kind if found else None
+    return given if given is not None else main_kind_of(structure)
 
 
 def _with_carried(findings: ClauseFindings, carried: Sequence[DocumentDiff]) -> ClauseFindings:

@@ -366,6 +366,12 @@ class Position(_Strict):
         "contract between two Chinese companies in Chinese is governed by Chinese law without a "
         "clause saying so.",
     )
+    except_kinds: list[str] = Field(
+        default_factory=list,
+        description="Contract kinds (ids of analysis/kinds.yaml) where the position's checks "
+        "do not apply: what it calls one-sided is that kind's market standard (an employer "
+        "indemnifies its officers; the officer gives nothing back).",
+    )
     missing_except_kinds: list[str] = Field(
         default_factory=list,
         description="Contract kinds (ids of analysis/kinds.yaml) where its absence is no "
