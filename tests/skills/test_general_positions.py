@@ -831,3 +831,50 @@ def test_the_law_of_the_state_a_party_is_organised_in_is_its_home_ground() -> No
     assert places.get("England") == "us"
     assert ("one_sided_governing_law", RiskLevel.MEDIUM) in _against(ONE_WAY, "Customer", "3.1")
     assert _against(ONE_WAY, "Supplier", "3.1") == []
+
+
+GUARANTY = """GUARANTY
+
+This Guaranty is made by Vantage Holdings Corp. ("Guarantor") in favor of Meridian Yards LLC \
+("Landlord").
+
+1. Guaranty
+1.1 The liability of the Guarantor shall not be affected by any amendment, extension or renewal \
+of the Lease or any indulgence granted to the Tenant.
+1.2 A certificate of the Landlord as to the amount due shall be conclusive evidence against the \
+Guarantor.
+1.3 Notices shall be in writing.
+"""
+
+GUARANTY_ZH = """最高额保证合同
+
+保证人（甲方）：常州远景控股有限公司
+债权人（乙方）：上海铂川贸易有限公司
+
+第一条 保证责任
+1.1 保证人放弃债务人对债权人享有的一切抗辩权。
+1.2 主合同的变更、展期无需经保证人同意，不影响保证人的保证责任。
+1.3 主债权的数额以债权人出具的对账单为准。
+1.4 本合同自双方签字盖章之日起生效。
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "guarantor", "creditor", "clause_id", "position"),
+    [
+        (GUARANTY, "Guarantor", "Landlord", "1.1", "guarantee_unconsented_variation"),
+        (GUARANTY, "Guarantor", "Landlord", "1.2", "conclusive_certificate"),
+        (GUARANTY_ZH, "保证人", "债权人", "1.1", "waiver_of_remedies"),
+        (GUARANTY_ZH, "保证人", "债权人", "1.2", "guarantee_unconsented_variation"),
+        (GUARANTY_ZH, "保证人", "债权人", "1.3", "conclusive_certificate"),
+    ],
+)
+def test_what_a_guarantors_lawyer_checks(
+    text: str, guarantor: str, creditor: str, clause_id: str, position: str
+) -> None:
+    """A guarantee that survives unconsented variations, the creditor's certificate as
+    conclusive proof, and a waiver of the debtor's defences ('保证人放弃…抗辩权': 放弃 is the
+    guarantor's act) burden the guarantor, not the creditor; the creditor is a party by its
+    role (债权人, in favor of)."""
+    _burdens_only(text, clause_id, guarantor, creditor, position)
+    assert _against(text, guarantor, "1.4" if "1.4" in text else "1.3") == []
