@@ -878,3 +878,23 @@ def test_what_a_guarantors_lawyer_checks(
     role (债权人, in favor of)."""
     _burdens_only(text, clause_id, guarantor, creditor, position)
     assert _against(text, guarantor, "1.4" if "1.4" in text else "1.3") == []
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "2.1 The Reseller will receive payment of its invoices immediately following receipt of "
+        "payment by the Vendor from the End Customer.",
+        "2.1 The Reseller shall be paid within ten (10) days after receipt of the insurance "
+        "proceeds by the Vendor.",
+    ],
+)
+def test_payment_out_of_what_a_third_party_pays_is_pay_when_paid(sentence: str) -> None:
+    """Paid only once the other side is paid by its own customer or insurer: the payee
+    carries a third party's credit risk."""
+    text = (
+        'AGREEMENT\n\nThis Agreement is made between Alder Ltd (the "Reseller") and Birch Inc '
+        '(the "Vendor").\n\n2. Payment\n' + sentence + "\n"
+    )
+    assert "pay_when_paid" in [p for p, _ in _against(text, "Reseller", "2.1")]
+    assert "pay_when_paid" not in [p for p, _ in _against(text, "Vendor", "2.1")]
