@@ -1206,12 +1206,6 @@ def _side_places(structure: DocumentStructure, roles: PartyRoles) -> dict[str, S
     groups = _party_groups(structure)
     if not groups:
         return {}
-    # each party's full name too ('ISA' is introduced as 'Information System Associates, Inc.,
-    # a Florida corporation whose registered office is …')
-    for party in find_parties(structure):
-        for group in groups:
-            if party.name not in group and set(party.labels) & set(group):
-                group.append(party.name)
     text = (
         _preamble_window(structure)
         + "\n\n"

@@ -616,7 +616,7 @@ def _judged(
     out = []
     for position, check, sentence in matches:
         # a term judged against the whole contract is judged again for each contract
-        whole = id(structure) if getattr(check, "mirror", "sentence") == "document" else 0
+        whole = id(structure) if isinstance(check, PartyCheck) and check.mirror == "document" else 0
         key = (id(position), id(check), sentence, setting, whole)
         hit = _JUDGED.get(key)
         if hit is None or hit[0] is not position or hit[1] is not check:

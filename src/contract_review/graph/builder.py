@@ -34,7 +34,6 @@ from langgraph.runtime import Runtime
 from langgraph.types import Send, interrupt
 
 from contract_review import models
-from contract_review.analysis.kinds import main_kind_of
 from contract_review.config import Settings, get_settings
 from contract_review.errors import LLMError
 from contract_review.models import (
@@ -208,7 +207,7 @@ class _ParentNodes:
             run.side,
             run.facts.language,
             anywhere,
-            _main_kind(run.facts.contract_kind, run.primary),
+            run.facts.kind_of(run.primary),
         )
         keys = item_keys(items)
         pending = [
@@ -255,11 +254,6 @@ class _ParentNodes:
             "user_modified_text": modified,
             "decision_records": records,
         }
-
-
-def _main_kind(given: str | None, structure: DocumentStructure | None) -> str | None:
-    """The contract's kind: the one the user gave, else the main one detected."""
-    return given if given is not None else main_kind_of(structure)
 
 
 def _with_carried(findings: ClauseFindings, carried: Sequence[DocumentDiff]) -> ClauseFindings:

@@ -20,6 +20,7 @@ from typing import Any, Protocol
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from contract_review.analysis.clauses import require_clause
+from contract_review.analysis.kinds import main_kind_of
 from contract_review.models import (
     BaselinePosition,
     DocumentRole,
@@ -135,6 +136,11 @@ class ReviewContext(BaseModel):
         if primary is not None and primary.document_id in self.roles:
             return self.roles[primary.document_id]
         return next(iter(self.roles.values()), PartyRoles(our_party="", resolved=False))
+
+    def kind_of(self, structure: DocumentStructure | None) -> str | None:
+        """The contract's kind: the one the user gave, else the main one detected in
+        `structure` (read once per document)."""
+        return self.contract_kind or main_kind_of(structure)
 
     def baseline(self, key: str) -> BaselinePosition | None:
         """The domain's position for a clause id or topic (this review's subtype first)."""

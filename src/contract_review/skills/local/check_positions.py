@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from contract_review.analysis.kinds import main_kind_of
 from contract_review.analysis.positions import PositionFinding, position_findings
 from contract_review.models import FavourableTerm, RiskPoint
 from contract_review.skills.context import (
@@ -72,7 +71,7 @@ async def handle(inp: CheckPositionsInput) -> CheckPositionsOutput:
     ctx = inp.review_context or ReviewContext()
     clause = require_clause(inp.document_structure, inp.clause_id)
     out = CheckPositionsOutput(clause_id=clause.clause_id, our_party=ctx.our_party, findings=[])
-    kind = ctx.contract_kind or main_kind_of(inp.document_structure)
+    kind = ctx.kind_of(inp.document_structure)
     positions = [p for p in ctx.positions if p.checks and kind not in p.except_kinds]
     if not positions:
         return out
