@@ -56,6 +56,8 @@ class Finding:
     level: str
     title: str
     quote: str
+    description: str = ""
+    """What the finding says (a missing protection has no quote: its reader needs this)."""
     verdict: str = ""
     points: list[str] = field(default_factory=list)
 
@@ -167,6 +169,7 @@ def _findings(result: dict[str, Any], entries: list[dict[str, Any]]) -> list[Fin
             level=r["risk_level"],
             title=r["risk_type"],
             quote=str(loc.get("original_text") or ""),
+            description=str(r.get("description") or ""),
         )
         entry = _entry_for(f, entries)
         if entry is not None and entry.get("level", f.level) == f.level:
@@ -309,6 +312,7 @@ def _unclassified(outcomes: list[Outcome], path: Path) -> None:
                 "level": f.level,
                 "title": f.title,
                 "quote": f.quote,
+                **({"description": f.description} if not f.quote else {}),
                 "verdict": None,
                 "points": [],
                 "reason": None,

@@ -429,7 +429,9 @@ def _preamble_text(structure: DocumentStructure) -> str:
 _INLINE_LABEL = re.compile(r"(?<![\w:])([A-Z][a-z]{2,15}(?: [A-Z][a-z]{2,15})?):[ \t]+(?=[A-Z])")
 _NOT_ROLES = frozenset(
     {"date", "reference", "address", "attention", "email", "tel", "telephone", "fax", "re",
-     "subject", "note", "page", "title", "name", "by", "contact", "phone", "website"}
+     "subject", "note", "page", "title", "name", "by", "contact", "phone", "website",
+     # a preamble's connecting words on their own line: 'Between: DGT Corp.', 'And: Dolphin'
+     "between", "and", "among", "amongst", "with", "from", "to"}
 )  # fmt: skip
 
 
@@ -489,7 +491,12 @@ def contract_parties(structure: DocumentStructure | None) -> list[list[str]]:
         name = _clean(m.group(3).strip("*").strip())
         region = _ZH_REGION_NAME.match(name)
         name = region.group(1) if region else re.split(r"\s*[（(,，;；]", name, maxsplit=1)[0]
-        if not labels and not second and _ROLE_LIKE.fullmatch(_clean(m.group(1))):
+        if (
+            not labels
+            and not second
+            and _ROLE_LIKE.fullmatch(_clean(m.group(1)))
+            and _clean(m.group(1)).casefold() not in _NOT_ROLES
+        ):
             # a role word the table does not know ('保管人：…有限公司', 'Warehouseman: … Ltd')
             # names a party when a company's name follows
             if _is_company(name):
@@ -728,7 +735,7 @@ _EN_MODALS: tuple[tuple[ActionKind, str], ...] = (
     ),
     (
         "exempt",
-        r"shall\s+not\s+be\s+(?:liable|responsible)|shall\s+have\s+no\s+liability"
+        r"shall\s+not\s+be\s+(?:liable|responsible)|(?:shall|will)\s+(?:have|bear|incur)\s+no\s+liability"
         # free of a duty the other side bears: 'the Employer shall have no reciprocal obligation'
         r"|(?:shall|will)\s+have\s+no\s+(?:\w+\s+)?(?:obligation|duty)"
         r"|(?:is|are|shall\s+be)\s+under\s+no\s+(?:\w+\s+)?(?:obligation|duty)"
@@ -1079,6 +1086,10 @@ _ADDRESS_AT = re.compile(
     # 'whose registered office is 1151 …', 'having a business address of 2100 …'
     r"|(?:office|address)\s+(?:is|of)(?=\s+\d)"
     r"|residing\s+(?:at|in)"
+    # a street address straight after the description: '…, a Canada corporation, 5935 Airport
+    # Rd, Suite 405, Mississauga, Ontario'
+    r"|,(?=\s+\d{1,6}\s+(?:[A-Z][\w.'-]*\s+){1,4}(?:Road|Rd|Street|St|Avenue|Ave|Boulevard"
+    r"|Blvd|Drive|Dr|Lane|Ln|Way|Place|Parkway|Pkwy|Court|Highway|Hwy|Square|Plaza)\b)"
     r"|of(?=\s+\d|\s+[A-Z][a-z]+(?:strasse|straße|weg|gasse|laan|straat|vej|gade)\b))\s+"
     r"|(?:住所|地址|住所地|注册地址|通讯地址|营业地址|所在地)\s*[:：]?\s*"
 )
@@ -1131,7 +1142,9 @@ def _address(text: str) -> str:
     """The address at the start of `text`, without its street ('Strandkaien 14, 5013 Bergen,
     Norway' → '5013 Bergen, Norway'): it ends at a bracket, a quote or a clause break."""
     address = re.split(
-        r"[（(\n;；\"“]|\.\s|\s(?:and|which|who|whose|hereinafter|acting|represented)\s",
+        # not at an abbreviation of the street ('100 E. Thousand Oaks Blvd. Suite 297')
+        r"[（(\n;；\"“]|(?<!\b[A-Z])(?<!Blvd)(?<!Ave)(?<!\bSt)(?<!\bRd)(?<!Ste)(?<!\bNo)(?<!\bDr)"
+        r"(?<!Pkwy)(?<!Hwy)\.\s|\s(?:and|which|who|whose|hereinafter|acting|represented)\s",
         text,
         maxsplit=1,
     )[0]
@@ -1206,12 +1219,15 @@ def _side_places(structure: DocumentStructure, roles: PartyRoles) -> dict[str, S
     groups = _party_groups(structure)
     if not groups:
         return {}
-    text = (
-        _preamble_window(structure)
-        + "\n\n"
-        + "\n\n".join(f"{d.term} {d.definition[:400]}" for d in structure.definitions.values())
+    names = tuple(tuple(g) for g in groups)
+    described = _described(_preamble_window(structure), names)
+    # the definitions only for a party the preamble gives no place: a definition cut from the
+    # preamble may carry the other party's address
+    defined = _described(
+        "\n\n".join(f"{d.term} {d.definition[:400]}" for d in structure.definitions.values()),
+        names,
     )
-    places = _described(text, tuple(tuple(g) for g in groups))
+    places = [own or other for own, other in zip(described, defined, strict=True)]
     sides: dict[str, Side] = {}
     seen: dict[str, int] = {}
     for group, found in zip(groups, places, strict=True):

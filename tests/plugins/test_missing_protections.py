@@ -72,3 +72,62 @@ def test_a_domestic_chinese_contract_needs_no_choice_of_law() -> None:
     assert "governing_law" in _missing_zh("Northwind Data GmbH", "杭州数联信息技术有限公司")
     # the other missing protections are unchanged
     assert "confidentiality" in _missing_zh("上海云启科技有限公司", "杭州数联信息技术有限公司")
+
+
+_NAMED = (
+    'SERVICES AGREEMENT\n\nThis Agreement is made between Orrin Labs Inc. ("Orrin") and '
+    'Castell Media LLC ("Castell").\n\n1. Services\n1.1 Castell shall design and host the '
+    "Site.\n1.2 Orrin shall pay Castell a monthly fee of $8,000 within thirty (30) days of "
+    "invoice.\n\n2. Liability\n{liability}\n\n3. Warranties and indemnities\n{warranty}\n"
+)
+
+
+def _missing_for(party: str, liability: str, warranty: str) -> dict[str, str]:
+    text = _NAMED.format(liability=liability, warranty=warranty)
+    structure = StructureParser().parse(text)
+    side = resolve_party(structure, party)
+    items = build_generic_checklist(structure)
+    risks = missing_protections(
+        PLAYBOOK.positions, items, structure, side, "en", topics_anywhere(structure)
+    )
+    return {r.position_id: r.description for r in risks}
+
+
+_ONE_CAP = "2.1 In no event shall Orrin's total liability under this Agreement exceed $10,000."
+_BOTH_CAP = (
+    "2.1 Neither party's aggregate liability under this Agreement shall exceed the fees paid."
+)
+_DISCLAIMER = (
+    "3.1 CASTELL MAKES NO WARRANTY OF ANY KIND AND DISCLAIMS ALL IMPLIED WARRANTIES.\n"
+    "3.2 Orrin shall indemnify Castell against all third-party claims arising from Orrin's "
+    "content."
+)
+_WARRANTED = (
+    "3.1 Castell warrants that the Site will conform to the Specifications and be free from "
+    "material defects.\n3.2 Each party shall indemnify the other against third-party claims "
+    "arising from its breach."
+)
+
+
+def test_a_cap_on_the_other_sides_liability_alone_leaves_ours_uncapped() -> None:
+    """#31: parties named by their names alone play the roles their payments show — Castell
+    is paid (the provider a cap protects), Orrin pays (the customer a warranty protects). A
+    cap on Orrin's liability only is no cap for Castell; a cap for both is."""
+    missing = _missing_for("Castell", _ONE_CAP, _WARRANTED)
+    assert "limitation_of_liability" in missing
+    assert "Castell" in missing["limitation_of_liability"]
+    assert "limitation_of_liability" not in _missing_for("Castell", _BOTH_CAP, _WARRANTED)
+    # Orrin's own liability is capped: nothing missing for it
+    assert "limitation_of_liability" not in _missing_for("Orrin", _ONE_CAP, _WARRANTED)
+
+
+def test_a_disclaimer_is_no_warranty_and_an_indemnity_only_we_give_is_none_for_us() -> None:
+    missing = _missing_for("Orrin", _BOTH_CAP, _DISCLAIMER)
+    assert "warranties" in missing
+    assert "indemnity" in missing
+    assert missing["indemnity"].startswith("Castell gives no indemnity")
+    balanced = _missing_for("Orrin", _BOTH_CAP, _WARRANTED)
+    assert "warranties" not in balanced
+    assert "indemnity" not in balanced
+    # the warranty protects the party paying: Castell misses none
+    assert "warranties" not in _missing_for("Castell", _BOTH_CAP, _DISCLAIMER)

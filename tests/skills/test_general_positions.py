@@ -898,3 +898,103 @@ def test_payment_out_of_what_a_third_party_pays_is_pay_when_paid(sentence: str) 
     )
     assert "pay_when_paid" in [p for p, _ in _against(text, "Reseller", "2.1")]
     assert "pay_when_paid" not in [p for p, _ in _against(text, "Vendor", "2.1")]
+
+
+NAMED = """ENDORSEMENT AGREEMENT
+
+This Agreement is made between Harlow Beverages Inc., a Delaware corporation, 5935 Airport \
+Road, Suite 405, Mississauga, Ontario ("Harlow") and Dana Reyes Enterprises LLC, whose office \
+is at 12 Bay Street, Vancouver, British Columbia ("Reyes").
+
+1. Services and fees
+1.1 Harlow shall pay Reyes a fee of $50,000 per year.
+1.2 Harlow may terminate this Agreement by giving thirty (30) days written notice to Reyes.
+1.3 Harlow may assign its rights hereunder, but shall furnish written notice of such assignment.
+1.4 This Agreement and all rights hereunder are personal to Reyes and shall not be assigned by \
+Reyes without the written consent of Harlow.
+
+2. Indemnities
+2.1 Reyes will have no liability whatsoever for (and Harlow shall indemnify and hold Reyes \
+harmless for) any injuries to persons or damage to property arising out of the promotional events.
+2.2 Reyes shall indemnify Harlow against third-party claims that the Reyes Marks infringe any \
+trademark.
+
+3. Disputes
+3.1 The parties attorn to the exclusive jurisdiction of the courts located in Toronto, Ontario.
+"""
+
+
+def test_a_right_held_on_notice_alone_or_to_assign_freely_is_one_sided() -> None:
+    """'may terminate … by giving thirty (30) days written notice', no ground stated, is a
+    right to walk away; 'may assign its rights hereunder' with no consent asked, while the
+    other side may not assign at all, is a free assignment right. Neither burdens the party
+    that holds it."""
+    _burdens_only(NAMED, "1.2", "Reyes", "Harlow", "one_sided_termination_for_convenience")
+    _burdens_only(NAMED, "1.3", "Reyes", "Harlow", "one_sided_assignment")
+
+
+def test_a_termination_right_on_notice_for_a_ground_is_not_for_convenience() -> None:
+    text = NAMED.replace(
+        "Harlow may terminate this Agreement by giving",
+        "If Reyes breaches clause 1.4, Harlow may terminate this Agreement by giving",
+    )
+    assert "one_sided_termination_for_convenience" not in [
+        p for p, _ in _against(text, "Reyes", "1.2")
+    ]
+
+
+def test_the_other_sides_narrower_indemnity_does_not_balance_ours() -> None:
+    """Our indemnity for injuries and property damage is one way when theirs covers only the
+    infringement of their own marks; their infringement indemnity, the deliverer's market
+    practice, is balanced by any indemnity we give. 'will have no liability' exempts the party
+    it names: it does not put a duty on it."""
+    serious = [p for p, level in _against(NAMED, "Harlow", "2.1") if level != RiskLevel.LOW]
+    assert "one_way_indemnity" in serious
+    assert "one_way_indemnity" not in [p for p, _ in _against(NAMED, "Reyes", "2.2")]
+    assert "one_way_indemnity" not in [p for p, _ in _against(NAMED, "Reyes", "2.1")]
+
+
+def test_a_street_address_after_the_description_is_a_partys_seat() -> None:
+    """', 5935 Airport Road, Suite 405, Mississauga, Ontario' with no 'office at' before it:
+    the exclusive courts of Toronto, Ontario are Harlow's home ground."""
+    structure = StructureParser().parse(NAMED, document_id="c")
+    places = party_places(structure, party_roles(structure, "Reyes"))
+    assert places.get("Ontario") == "them"
+    assert places.get("Vancouver") == "us"
+    _burdens_only(NAMED, "3.1", "Reyes", "Harlow", "one_sided_forum")
+
+
+LIST = """DISTRIBUTION AGREEMENT
+
+This Agreement is made between Wexford Gaming Technologies Inc. ("WGT") and Lisle Micro Ltd \
+("Distributor").
+
+NOW, THEREFORE, the parties agree as follows:
+
+5. Term and termination
+5.1 The Term is three (3) years.
+5.2 Upon the occurrence of any of the following, WGT may terminate the Term by giving \
+Distributor written notice of such termination for:
+(a) any failure of Distributor to comply with the marketing requirements; or
+(b) Distributor's insolvency.
+5.3 Distributor may terminate this Agreement if WGT fails to deliver the Products and does not \
+cure the failure within thirty (30) days of notice.
+"""
+
+
+def test_a_list_item_is_read_with_the_words_it_completes() -> None:
+    """'(a) any failure of Distributor …' alone says nothing of who may do what; read with
+    its lead-in ('WGT may terminate … by giving … notice for:') it is a right to end the
+    contract at once for any failure, with no cure period — against the Distributor, while
+    the contract's opening words ('the parties agree as follows:') are no lead-in of every
+    clause. The quote stays the item's own words."""
+    for clause_id in ("5.2", "5.2(a)"):
+        findings = _findings(LIST, "Distributor", clause_id).findings
+        cure = [f for f in findings if f.position_id == "one_sided_termination_without_cure"]
+        assert cure
+        assert cure[0].effect == "against_us"
+        assert cure[0].quote.startswith("(a) any failure of Distributor")
+    assert _against(LIST, "WGT", "5.2(a)") == []
+    # insolvency: no cure to give (a right only WGT holds, one-way all the same)
+    assert [p for p, _ in _against(LIST, "Distributor", "5.2(b)")] == ["one_way_termination"]
+    assert "one_sided_termination_without_cure" not in [p for p, _ in _against(LIST, "WGT", "5.3")]

@@ -46,6 +46,7 @@ __all__ = [
     "contract_price",
     "contract_value",
     "position_findings",
+    "term_sides",
 ]
 
 Effect = Literal["against_us", "favourable"]
@@ -126,9 +127,10 @@ def _judge(
     if check.mirror == "document" and structure is not None:
         other: Side = "us" if side == "them" else "them"
         ledger = _document_sides(structure, check, roles, payer, places)
-        their_any = ledger.get(ANY_GROUND, frozenset()) & {other, "both"}
-        if their_any or all(
-            ledger.get(g, frozenset()) & {other, "both"} for g in _grounds(check, sentence)
+        theirs = {g for g, held in ledger.items() if held & {other, "both"}}
+        if ANY_GROUND in theirs or all(
+            g in theirs or (g in check.balanced_by_any and theirs)
+            for g in _grounds(check, sentence)
         ):
             return None  # the contract gives the other side the same term elsewhere
     against = (side == "them") if check.kind == "their_right" else (side == "us")
@@ -175,6 +177,25 @@ _LEDGER: dict[
 reused id is told apart."""
 
 
+def term_sides(
+    structure: DocumentStructure, check: PartyCheck, roles: PartyRoles
+) -> frozenset[str]:
+    """The sides ('us', 'them', 'both') that hold or bear `check`'s term anywhere in the
+    contract: whose liability a cap limits, who gives a warranty. A sentence stating the term
+    without naming a party binds both; one that denies it ('Supplier makes no warranty') gives
+    it to nobody."""
+    patterns = [_compile(p) for p in check.patterns]
+    payer = payer_of(structure, roles)
+    sides: set[str] = set()
+    for sentence in _document_sentences(structure):
+        if not any(p.search(sentence) for p in patterns):
+            continue
+        holders = _holders(check, sentence, roles, payer, {})
+        if holders is not None:
+            sides.update({side for side, _ in holders} or {"both"})
+    return frozenset(sides)
+
+
 def _grounds(check: PartyCheck, sentence: str) -> list[str]:
     """The kinds of term `sentence` states (`check.grounds`: a right to terminate for breach
     or insolvency), [''] for none named."""
@@ -186,15 +207,79 @@ def _document_sentences(structure: DocumentStructure) -> tuple[str, ...]:
     """Every sentence part of the contract's clauses, once (a clause's text holds its
     sub-clauses': only clauses without children are read, with their parents' own lines)."""
     seen: dict[str, None] = {}
+    leads = _lead_ins(structure)
     for clause in structure.iter_clauses():
         text = clause.text
         if clause.children:  # the parent's own lines, before its first sub-clause
             text = text[: max(0, clause.children[0].start_offset - clause.start_offset)]
-        for s, e in _segments(text):
-            sentence = LEADING_NUMBER.sub("", text[s:e].strip(), count=1)
+        for read, _ in _read(text, leads.get(clause.text, "")):
+            sentence = LEADING_NUMBER.sub("", read, count=1)
             if sentence:
                 seen.setdefault(sentence, None)
     return tuple(seen)
+
+
+def _read(text: str, lead: str = "") -> list[tuple[str, str]]:
+    """The sentence parts of `text` as read (the lead-in of a list before each of its items:
+    '… may terminate … for: (a) any failure of Distributor …') and as written. `lead`: the
+    words the whole text completes, as a list item of its parent."""
+    out = []
+    for n, (s, e) in enumerate(_segments(text)):
+        own = text[s:e].strip()
+        body = LEADING_NUMBER.sub("", own, count=1)
+        if lead and (n == 0 or _ITEM.match(own)):
+            out.append((f"{lead} {body}", own))
+            if n == 0:
+                lead = ""  # the parent's lead-in completes the item's first words only
+            continue
+        out.append((own, own))
+        if _LEAD_IN.search(body) and not _NO_LEAD_IN.search(body):
+            lead = " ".join(body.split())
+        elif not _ITEM.match(own) and not _JOINER.fullmatch(body):
+            lead = ""
+    return out
+
+
+_JOINER = re.compile(r"\s*(?:or|and|and/or|或|或者|及|以及|和)\s*[,，]?\s*", re.IGNORECASE)
+"""What stands between two items ('…; or'): the list goes on."""
+_NO_LEAD_IN = re.compile(
+    r"\bas\s+follows\b|\bwitness\w*|\bhereby\s+agree|\bagree(?:s|d)?\s*[:：]|\bmeanings?\b"
+    r"|\bdefin\w*|(?:约定|协商一致|同意|协议)如下|达成(?:如下)?协议",
+    re.IGNORECASE,
+)
+"""A colon that opens the contract's terms or its definitions, not a list one term makes
+('NOW, THEREFORE, the parties agree as follows:')."""
+
+
+_ITEM = re.compile(r"\s*(?:[(（][\w\u4e00-\u9fff]{1,4}[)）]|(?:[a-z]{1,3}|\d{1,2})[.)、](?![\d.]))")
+"""A list item's mark: '(a)', '(iii)', 'b.', 'ii)', '（一）', '1、'."""
+_LEAD_IN = re.compile(r"[:：]\s*$|[—–]\s*$")
+"""A sentence part a list completes: it ends in a colon or a dash ('WGT may terminate the Term
+by giving Distributor written notice for:')."""
+
+
+@per_structure()
+def _lead_ins(structure: DocumentStructure) -> dict[str, str]:
+    """Each list item's lead-in, by the item's text: the last sentence part of its parent's
+    own lines when it ends in a colon ('… may terminate … for:' before '(a) any failure of
+    Distributor …'). An item alone does not say who may do what to whom."""
+    out: dict[str, str] = {}
+    for clause in structure.iter_clauses():
+        if not clause.children:
+            continue
+        own = clause.text[: max(0, clause.children[0].start_offset - clause.start_offset)]
+        spans = _segments(own)
+        if not spans:
+            continue
+        last = own[spans[-1][0] : spans[-1][1]].strip()
+        if len(spans) > 1 and _LEAD_IN.fullmatch(last):  # a bare ':' on its own line
+            last = own[spans[-2][0] : spans[-1][1]].strip()
+        if not _LEAD_IN.search(last) or _NO_LEAD_IN.search(last):
+            continue
+        lead = LEADING_NUMBER.sub("", " ".join(last.split()), count=1)
+        for child in clause.children:
+            out.setdefault(child.text, lead)
+    return out
 
 
 def _holders(
@@ -500,14 +585,13 @@ Match = tuple[Position, PartyCheck | NumberCheck, str]
 """A sentence of the clause that states a position's term."""
 
 
-def _matches(positions: list[Position], text: str) -> list[Match]:
-    """The sentences of `text` stating each position's terms (whoever holds them): found once
+def _matches(positions: list[Position], sentences: list[tuple[str, str]]) -> list[Match]:
+    """The sentences (`_read`) stating each position's terms (whoever holds them): found once
     per clause, then judged for each party."""
     table = _table(positions)
     hits = [
         (i, sentence)
-        for s, e in _segments(text)
-        for sentence in (text[s:e].strip(),)
+        for sentence, _ in sentences
         # '11.1 The Bank shall not …': the clause number is no part of the sentence's wording
         for i in _sentence_hits(LEADING_NUMBER.sub("", sentence, count=1), table)
     ]
@@ -926,13 +1010,18 @@ def position_findings(
     sentence's.
     """
     checked = [p for p in positions if p.checks]
-    matches = _matches(checked, text) if checked else []
+    lead = _lead_ins(structure).get(text, "") if structure is not None else ""
+    sentences = _read(text, lead)
+    matches = _matches(checked, sentences) if checked else []
     if not matches:
         findings: list[PositionFinding] = []
     elif roles is not None:
         findings = _for_roles(structure, roles, matches, language)
     else:
         findings = _neutral(structure, matches, language)
+    quotes = {read: own for read, own in sentences if read != own}
+    for f in findings:  # the quote is the item's own words: the lead-in stands before them
+        f.quote = quotes.get(f.quote, f.quote)
     findings.sort(key=lambda f: text.find(f.quote))
     return findings
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from contract_review.analysis.blanks import find_blanks
 from contract_review.analysis.cache import parties_of, per_structure
+from contract_review.analysis.positions import term_sides
 from contract_review.models import (
     LLM_SOURCE,
     AgentRunInfo,
@@ -21,7 +22,7 @@ from contract_review.models import (
     RiskPoint,
     TextLocation,
 )
-from contract_review.parties import OurSide
+from contract_review.parties import OurSide, PartyRoles, party_roles, payer_of
 from contract_review.playbook import Position
 from contract_review.skills.risks import SEVERITY_ORDER, anchor_quote, location_in, risk_id
 from contract_review.text import has_cjk
@@ -275,22 +276,32 @@ def missing_protections(
     """A risk for each position whose point the contract never deals with ('no limitation of
     liability'), when its absence hurts our side: the positions marked `missing`, whose topic
     no clause was recognised for (`items`: the checklist's topics) and no title names, and
-    that protect our party's role (or both sides). Neutral: each absence names the parties it
-    hurts. `anywhere`: the topics the text deals with somewhere (`DomainPlugin.topics_anywhere`),
-    so a protection written where no clause was given its topic is not called missing. `kind`:
-    the contract's kind — a position whose absence does not matter in it is skipped (no
-    'termination' missing in a lease that ends at its term)."""
+    that protect our party's role (or both sides). A position with `present` is also missing
+    when the contract deals with its point for the other side only (a cap on their liability
+    alone). Neutral: each absence names the parties it hurts. `anywhere`: the topics the text
+    deals with somewhere (`DomainPlugin.topics_anywhere`), so a protection written where no
+    clause was given its topic is not called missing. `kind`: the contract's kind — a position
+    whose absence does not matter in it is skipped (no 'termination' missing in a lease that
+    ends at its term)."""
     if structure is None:
         return []
     topics = {t.casefold() for i in items for t in i.topics} | anywhere
     titles = [c.title for c in structure.iter_clauses() if c.title]
     lang = "zh" if language.startswith("zh") else "en"
-    ours = set(side.party.roles) if side is not None and side.party is not None else None
+    roles = (
+        party_roles(structure, side.our_party)
+        if side is not None and side.party is not None
+        else None
+    )
+    ours = _roles_played(structure, side, roles)
     parties = parties_of(structure) if ours is None else []
     out = []
     domestic = _domestic_chinese(structure, lang)
     for position in positions:
-        if position.missing is None or _present(position, topics, titles):
+        if position.missing is None:
+            continue
+        dealt_with = _present(position, topics, titles)
+        if dealt_with and (position.present is None or roles is None):
             continue
         if position.missing_cross_border and domestic:
             continue
@@ -315,6 +326,17 @@ def missing_protections(
             description = f"合同没有关于“{shown}”的约定。"
         else:
             description = f"The contract has no clause on {shown}."
+        if position.present is not None and roles is not None:
+            held = term_sides(structure, position.present.check, roles)
+            if held & {position.present.holder, "both"}:
+                continue  # the contract gives it to our side
+            if dealt_with:  # there, but for the other side only
+                description = position.present.absent.text(lang).format(
+                    us=roles.our_aliases[0] if roles.our_aliases else side.our_party,  # type: ignore[union-attr]
+                    them=roles.their_aliases[0]
+                    if roles.their_aliases
+                    else ("对方" if lang == "zh" else "the other party"),
+                )
         out.append(
             RiskPoint(
                 id=risk_id("", "playbook", f"missing:{position.id}", description),
@@ -329,3 +351,19 @@ def missing_protections(
             )
         )
     return out
+
+
+def _roles_played(
+    structure: DocumentStructure, side: OurSide | None, roles: PartyRoles | None
+) -> set[str] | None:
+    """Our party's roles; for a party the contract names by its name alone ('HDI', 'Dong-A'),
+    the role its payments show: the party that pays is the customer, the one paid the
+    provider. None: a neutral review."""
+    if side is None or side.party is None:
+        return None
+    if side.party.roles or roles is None:
+        return set(side.party.roles)
+    payer = payer_of(structure, roles)
+    if payer is None:
+        return set()
+    return {"customer"} if payer[0] == "us" else {"provider"}

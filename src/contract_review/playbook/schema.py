@@ -36,6 +36,7 @@ __all__ = [
     "PartyCheck",
     "Playbook",
     "Position",
+    "Presence",
     "Recognition",
     "Remembered",
     "Wording",
@@ -221,6 +222,12 @@ class PartyCheck(_Strict):
         "A sentence matching none is of its own, unnamed kind. The kind named 'any_reason' "
         "(a right held for any reason or none) balances every kind.",
     )
+    balanced_by_any: list[str] = Field(
+        default_factory=list,
+        description="With `grounds`: kinds of the term that any version the other side holds "
+        "balances, whatever its kind (an indemnity against infringement, which the party "
+        "delivering gives as market practice, against any indemnity the other side gives).",
+    )
     unnamed: Literal["payer", "payee"] | None = Field(
         None,
         description="Who holds the term when the sentence names no party: the contract's payer "
@@ -302,6 +309,25 @@ Check = Annotated[PartyCheck | NumberCheck, Field(discriminator="kind")]
 """A deterministic check of a position."""
 
 
+class Presence(_Strict):
+    """How a protection is found for our side, not just on the page: a cap on the other side's
+    liability alone, or a warranty only we give, leaves us without one."""
+
+    holder: Literal["us", "them"] = Field(
+        description="The side whose term protects us: 'us' for a limit on our own liability, "
+        "'them' for a warranty or an indemnity the other side gives. A term both sides hold "
+        "('each party's liability') counts, and so does one naming no party."
+    )
+    check: PartyCheck = Field(
+        description="The sentences that state the term and how their holder is read (its "
+        "`kind`, `patterns`, `unnamed`); the rest of the check is not used."
+    )
+    absent: Wording = Field(
+        description="The finding when the contract deals with the point for the other side "
+        "only; '{us}' and '{them}' stand for the parties' words."
+    )
+
+
 class Remembered(_Strict):
     """A lawyer's decision on a redline, kept as part of a position (decisions that teach):
     where it was given and what it said."""
@@ -359,6 +385,12 @@ class Position(_Strict):
         default_factory=list,
         description="Party roles a clause on this point protects ('supplier', 'buyer' …); its "
         "absence is a finding for them only. Empty: both sides.",
+    )
+    present: Presence | None = Field(
+        None,
+        description="With `missing`: the protection is there for us only where the contract "
+        "gives it to our side (`Presence`); a clause on the point that protects the other side "
+        "alone is then a finding too. None: any clause on the point will do.",
     )
     missing_cross_border: bool = Field(
         False,
