@@ -998,3 +998,15 @@ def test_a_list_item_is_read_with_the_words_it_completes() -> None:
     # insolvency: no cure to give (a right only WGT holds, one-way all the same)
     assert [p for p, _ in _against(LIST, "Distributor", "5.2(b)")] == ["one_way_termination"]
     assert "one_sided_termination_without_cure" not in [p for p, _ in _against(LIST, "WGT", "5.3")]
+
+
+def test_a_cost_payable_by_a_party_is_borne_by_it_whoever_else_the_sentence_names() -> None:
+    """'If WGT retains a collection agency …, all collection costs, including … attorney's
+    fees, will be payable by Distributor': the Distributor bears them, not WGT, named first."""
+    text = LIST.replace(
+        "5.3 Distributor may",
+        "5.4 If WGT retains a collection agency to collect overdue payments, all collection "
+        "costs, including but not limited to reasonable attorney's fees, will be payable by "
+        "Distributor.\n5.3 Distributor may",
+    )
+    _burdens_only(text, "5.4", "Distributor", "WGT", "shifted_taxes_and_costs")

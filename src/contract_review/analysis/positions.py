@@ -224,7 +224,7 @@ def _read(text: str, lead: str = "") -> list[tuple[str, str]]:
     '… may terminate … for: (a) any failure of Distributor …') and as written. `lead`: the
     words the whole text completes, as a list item of its parent."""
     out = []
-    for n, (s, e) in enumerate(_segments(text)):
+    for n, (s, e) in enumerate(_marked(text)):
         own = text[s:e].strip()
         body = LEADING_NUMBER.sub("", own, count=1)
         if lead and (n == 0 or _ITEM.match(own)):
@@ -251,6 +251,28 @@ _NO_LEAD_IN = re.compile(
 ('NOW, THEREFORE, the parties agree as follows:')."""
 
 
+def _marked(text: str) -> list[tuple[int, int]]:
+    """`_segments`, a bare item mark ('i.', '(a)') joined to the words after it."""
+    spans: list[tuple[int, int]] = []
+    pending: int | None = None
+    for s, e in _segments(text):
+        if _ITEM.fullmatch(text[s:e].strip()):
+            pending = s if pending is None else pending
+            continue
+        tail = _MARK_AFTER_COLON.search(text, s, e)  # '… warrants that:   i.'
+        if tail is not None:
+            spans.append((s if pending is None else pending, tail.start(1)))
+            pending = tail.start(2)
+            continue
+        spans.append((s if pending is None else pending, e))
+        pending = None
+    if pending is not None:
+        spans.append((pending, len(text)))
+    return spans
+
+
+_MARK_AFTER_COLON = re.compile(r"[:：](\s+)(\(?\w{1,4}[.)])\s*$")
+"""A list's first mark cut off with its lead-in by the full stop after it ('that:   i.')."""
 _ITEM = re.compile(r"\s*(?:[(（][\w\u4e00-\u9fff]{1,4}[)）]|(?:[a-z]{1,3}|\d{1,2})[.)、](?![\d.]))")
 """A list item's mark: '(a)', '(iii)', 'b.', 'ii)', '（一）', '1、'."""
 _LEAD_IN = re.compile(r"[:：]\s*$|[—–]\s*$")
@@ -377,6 +399,12 @@ def _named_at_term(check: PartyCheck, sentence: str, roles: PartyRoles) -> list[
         return []
     if not spans:
         return [(mentions[0][1], mentions[0][2])]
+    if check.kind == "our_duty":  # '… all collection costs … will be payable by Distributor'
+        bearer = [
+            (side, w) for at, side, w in mentions if _BORNE_BY.search(sentence, max(0, at - 40), at)
+        ]
+        if bearer:
+            return bearer[:1]
     start, end = min(spans)
     owner = [
         (side, w)
@@ -393,6 +421,12 @@ def _named_at_term(check: PartyCheck, sentence: str, roles: PartyRoles) -> list[
     return owner[:1] or part[:1] or [(mentions[0][1], mentions[0][2])]
 
 
+_BORNE_BY = re.compile(
+    r"\b(?:(?:payable|paid|borne|owed|reimbursed|chargeable)\s+(?:solely\s+|entirely\s+|in\s+full\s+)?by"
+    r"|for\s+the\s+(?:sole\s+)?account\s+of|at\s+the\s+(?:sole\s+)?(?:cost|expense)\s+of)\s+(?:the\s+)?$",
+    re.IGNORECASE,
+)
+"""Where a sentence without a modal names the party that bears a cost."""
 _GIVEN_TO = re.compile(r"(?:\b(?:to|for|towards)\s+(?:the\s+)?|向|给)$", re.IGNORECASE)
 
 
