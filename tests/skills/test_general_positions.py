@@ -1010,3 +1010,20 @@ def test_a_cost_payable_by_a_party_is_borne_by_it_whoever_else_the_sentence_name
         "Distributor.\n5.3 Distributor may",
     )
     _burdens_only(text, "5.4", "Distributor", "WGT", "shifted_taxes_and_costs")
+
+
+def test_a_lists_first_mark_cut_off_with_its_lead_in_is_read_with_its_item() -> None:
+    """'… notice for:   i. Any failure …' — the full stop after 'i' ends a sentence part: the
+    mark goes with its item, and the item with the lead-in."""
+    inline = LIST.replace(
+        "for:\n(a) any failure of Distributor to comply with the marketing requirements; or\n"
+        "(b) Distributor's insolvency.\n",
+        "for:   i. Any failure of Distributor to comply with the marketing requirements;   ii. "
+        "Distributor's insolvency.\n",
+    )
+    assert inline != LIST
+    findings = _findings(inline, "Distributor", "5.2").findings
+    cure = [f for f in findings if f.position_id == "one_sided_termination_without_cure"]
+    assert [f.quote for f in cure] == [
+        "i. Any failure of Distributor to comply with the marketing requirements;"
+    ]

@@ -227,8 +227,10 @@ def _read(text: str, lead: str = "") -> list[tuple[str, str]]:
     for n, (s, e) in enumerate(_marked(text)):
         own = text[s:e].strip()
         body = LEADING_NUMBER.sub("", own, count=1)
-        if lead and (n == 0 or _ITEM.match(own)):
-            out.append((f"{lead} {body}", own))
+        mark = _ITEM.match(own)
+        if lead and (n == 0 or mark):
+            # the item's words without its mark: 'i.' is no full stop of the sentence read
+            out.append((f"{lead} {own[mark.end() :].lstrip() if mark else body}", own))
             if n == 0:
                 lead = ""  # the parent's lead-in completes the item's first words only
             continue
