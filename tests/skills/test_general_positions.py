@@ -1027,3 +1027,16 @@ def test_a_lists_first_mark_cut_off_with_its_lead_in_is_read_with_its_item() -> 
     assert [f.quote for f in cure] == [
         "i. Any failure of Distributor to comply with the marketing requirements;"
     ]
+
+
+def test_a_lists_items_stating_one_term_give_one_finding() -> None:
+    """'CEIS shall indemnify XFN against claims arising from: (a) …; (b) …; (c) …' is one
+    indemnity: one finding, on its first item."""
+    text = (
+        'LICENCE\n\nThis Agreement is made between Orrin Media Ltd ("Orrin") and Castell Labs '
+        'Inc. ("Castell").\n\n6. Indemnity\n6.1 Orrin shall indemnify Castell against all '
+        "claims arising from:   (a) the use of the Content;   (b) the exercise of the rights "
+        "granted herein;   (c) any breach of this Agreement.\n"
+    )
+    one_way = [p for p, _ in _against(text, "Orrin", "6.1") if p == "one_way_indemnity"]
+    assert one_way == ["one_way_indemnity"]

@@ -212,17 +212,18 @@ def _document_sentences(structure: DocumentStructure) -> tuple[str, ...]:
         text = clause.text
         if clause.children:  # the parent's own lines, before its first sub-clause
             text = text[: max(0, clause.children[0].start_offset - clause.start_offset)]
-        for read, _ in _read(text, leads.get(clause.text, "")):
+        for read, _, _ in _read(text, leads.get(clause.text, "")):
             sentence = LEADING_NUMBER.sub("", read, count=1)
             if sentence:
                 seen.setdefault(sentence, None)
     return tuple(seen)
 
 
-def _read(text: str, lead: str = "") -> list[tuple[str, str]]:
+def _read(text: str, lead: str = "") -> list[tuple[str, str, str]]:
     """The sentence parts of `text` as read (the lead-in of a list before each of its items:
-    '… may terminate … for: (a) any failure of Distributor …') and as written. `lead`: the
-    words the whole text completes, as a list item of its parent."""
+    '… may terminate … for: (a) any failure of Distributor …'), as written, and the lead-in
+    read before them ('' for none). `lead`: the words the whole text completes, as a list
+    item of its parent."""
     out = []
     for n, (s, e) in enumerate(_marked(text)):
         own = text[s:e].strip()
@@ -230,11 +231,11 @@ def _read(text: str, lead: str = "") -> list[tuple[str, str]]:
         mark = _ITEM.match(own)
         if lead and (n == 0 or mark):
             # the item's words without its mark: 'i.' is no full stop of the sentence read
-            out.append((f"{lead} {own[mark.end() :].lstrip() if mark else body}", own))
+            out.append((f"{lead} {own[mark.end() :].lstrip() if mark else body}", own, lead))
             if n == 0:
                 lead = ""  # the parent's lead-in completes the item's first words only
             continue
-        out.append((own, own))
+        out.append((own, own, ""))
         if _LEAD_IN.search(body) and not _NO_LEAD_IN.search(body):
             lead = " ".join(body.split())
         elif not _ITEM.match(own) and not _JOINER.fullmatch(body):
@@ -621,13 +622,13 @@ Match = tuple[Position, PartyCheck | NumberCheck, str]
 """A sentence of the clause that states a position's term."""
 
 
-def _matches(positions: list[Position], sentences: list[tuple[str, str]]) -> list[Match]:
+def _matches(positions: list[Position], sentences: list[tuple[str, str, str]]) -> list[Match]:
     """The sentences (`_read`) stating each position's terms (whoever holds them): found once
     per clause, then judged for each party."""
     table = _table(positions)
     hits = [
         (i, sentence)
-        for sentence, _ in sentences
+        for sentence, _, _ in sentences
         # '11.1 The Bank shall not …': the clause number is no part of the sentence's wording
         for i in _sentence_hits(LEADING_NUMBER.sub("", sentence, count=1), table)
     ]
@@ -1055,11 +1056,21 @@ def position_findings(
         findings = _for_roles(structure, roles, matches, language)
     else:
         findings = _neutral(structure, matches, language)
-    quotes = {read: own for read, own in sentences if read != own}
+    read_as = {read: (own, lead) for read, own, lead in sentences if lead}
+    listed: set[tuple[str, str, str]] = set()
+    kept = []
+    leads = {}
     for f in findings:  # the quote is the item's own words: the lead-in stands before them
-        f.quote = quotes.get(f.quote, f.quote)
+        f.quote, leads[id(f)] = read_as.get(f.quote, (f.quote, ""))
     findings.sort(key=lambda f: text.find(f.quote))
-    return findings
+    for f in findings:
+        lead = leads[id(f)]
+        if lead:  # a list's items state one term: one finding for it, on its first item
+            if (f.position_id, f.effect, lead) in listed:
+                continue
+            listed.add((f.position_id, f.effect, lead))
+        kept.append(f)
+    return kept
 
 
 def _for_roles(
