@@ -262,11 +262,14 @@ def _marked(text: str) -> list[tuple[int, int]]:
         if _ITEM.fullmatch(text[s:e].strip()):
             pending = s if pending is None else pending
             continue
-        tail = _MARK_AFTER_COLON.search(text, s, e)  # '… warrants that:   i.'
-        if tail is not None:
-            spans.append((s if pending is None else pending, tail.start(1)))
-            pending = tail.start(2)
-            continue
+        # '… warrants that:   i.', '… arising from:   (a) the use …': the lead-in apart
+        split = _MARK_AFTER_COLON.search(text, s, e)
+        if split is not None:
+            spans.append((s if pending is None else pending, split.start(1)))
+            if _ITEM.fullmatch(text[split.end(1) : e].strip()):
+                pending = split.end(1)  # a bare mark: it joins the next part
+                continue
+            s, pending = split.end(1), None
         spans.append((s if pending is None else pending, e))
         pending = None
     if pending is not None:
@@ -274,8 +277,11 @@ def _marked(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-_MARK_AFTER_COLON = re.compile(r"[:：](\s+)(\(?\w{1,4}[.)])\s*$")
-"""A list's first mark cut off with its lead-in by the full stop after it ('that:   i.')."""
+_MARK_AFTER_COLON = re.compile(
+    r"[:：](\s+)(?=[(（][\w\u4e00-\u9fff]{1,4}[)）]|(?:[a-z]{1,3}|\d{1,2})[.)、](?![\d.]))"
+)
+"""A lead-in and the list's first mark in one sentence part ('… arising from:   (a) the use
+…', or 'that:   i.' cut off by the full stop after the mark)."""
 _ITEM = re.compile(r"\s*(?:[(（][\w\u4e00-\u9fff]{1,4}[)）]|(?:[a-z]{1,3}|\d{1,2})[.)、](?![\d.]))")
 """A list item's mark: '(a)', '(iii)', 'b.', 'ii)', '（一）', '1、'."""
 _LEAD_IN = re.compile(r"[:：]\s*$|[—–]\s*$")
@@ -1060,8 +1066,12 @@ def position_findings(
     listed: set[tuple[str, str, str]] = set()
     kept = []
     leads = {}
+    opening = {lead for _, _, lead in sentences if lead}
     for f in findings:  # the quote is the item's own words: the lead-in stands before them
         f.quote, leads[id(f)] = read_as.get(f.quote, (f.quote, ""))
+        if not leads[id(f)]:  # the lead-in itself ('Orrin shall indemnify … from:')
+            words = " ".join(LEADING_NUMBER.sub("", f.quote, count=1).split())
+            leads[id(f)] = words if words in opening else ""
     findings.sort(key=lambda f: text.find(f.quote))
     for f in findings:
         lead = leads[id(f)]
