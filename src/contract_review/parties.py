@@ -960,7 +960,7 @@ def party_actions(sentence: str, roles: PartyRoles) -> list[PartyAction]:
 
 
 _COORDINATION = re.compile(
-    r"\s*(?:,|、|/|\bor\b|\band\b|\band/or\b|和|与|及|或者|或|以及)\s*(?:by\s+|to\s+)?(?:the\s+)?",
+    r"\s*(?:,|、|/|\bor\b|\band\b|\band/or\b|和|与|及|或者|或|以及)\s*(?:by\s+|to\s+|of\s+)?(?:the\s+)?",
     re.IGNORECASE,
 )
 

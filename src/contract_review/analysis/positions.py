@@ -528,16 +528,30 @@ def _named_next_to(
         for at, side, w in party_mentions(sentence, roles)
         if not sides_only or side in ("us", "them")
     ]
+    found: list[tuple[Side, str]] = []
     for m in _compile(pattern).finditer(sentence):
-        after = [(side, w) for at, side, w in mentions if m.end() <= at <= m.end() + 12]
+        after = [(at, side, w) for at, side, w in mentions if m.end() <= at <= m.end() + 12]
         before = [
-            (side, w) for at, side, w in mentions if m.start() - 12 <= at + len(w) <= m.start()
+            (at, side, w) for at, side, w in mentions if m.start() - 12 <= at + len(w) <= m.start()
         ]
-        if where in ("after", "either") and after:
-            return after[0]
-        if where in ("before", "either") and before:
-            return before[-1]
-    return None
+        named = (
+            after[0]
+            if where in ("after", "either") and after
+            else before[-1]
+            if where in ("before", "either") and before
+            else None
+        )
+        if named is not None:
+            at, side, word = named
+            # 'the liability of the Contractor and of the Employer': both are named there
+            found.append(("both" if coordinated(sentence, mentions, at, side) else side, word))
+    if not found:
+        return None
+    # "The Architect's liability shall not exceed …, and the Owner's liability …": the term is
+    # named next to each side in turn
+    if {"us", "them"} <= {side for side, _ in found}:
+        return ("both", found[0][1])
+    return found[0]
 
 
 _CAUSE_BEFORE = re.compile(
