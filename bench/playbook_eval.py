@@ -80,12 +80,12 @@ def _span(text: str, quote: str) -> tuple[int, int] | None:
 
 def _serious_spans(result: ReviewResult) -> list[tuple[int, int, str]]:
     spans = []
-    for clause in result.clauses:
-        for risk in clause.findings.risks:
-            loc = risk.location
-            if risk.risk_level in SERIOUS and loc and loc.start_offset is not None:
-                end = loc.end_offset if loc.end_offset is not None else loc.start_offset
-                spans.append((loc.start_offset, end, risk.risk_type))
+    # a missing protection may quote where the contract gives it to the other side only
+    for risk in [r for c in result.clauses for r in c.findings.risks] + list(result.missing):
+        loc = risk.location
+        if risk.risk_level in SERIOUS and loc and loc.start_offset is not None:
+            end = loc.end_offset if loc.end_offset is not None else loc.start_offset
+            spans.append((loc.start_offset, end, risk.risk_type))
     return spans
 
 

@@ -227,7 +227,8 @@ Communications Corporation', 'iMine Corporation', 'i-Escrow'), or a digit a capi
 in the same word ('2TheMart', '3M'; not '3rd')."""
 _EN_SUFFIX = (
     r"(?:Inc|Ltd|Limited\s+Partnership|Limited|Partnership|LLC|L\.L\.C|LLP|LP|plc|PLC|GmbH|AG|SA|S\.A|SAS|BV|B\.V|NV|N\.V|Corp"
-    r"|Corporation|Company|Co|Pty\s+Ltd|Pte\.?\s+Ltd|KK|K\.K|Authority|Group)\.?"
+    r"|Corporation|Company|Co|Pty\s+Ltd|Pte\.?\s+Ltd|KK|K\.K|Authority|Group"
+    r"|Sdn\.?\s+Bhd|Berhad|Bhd|Pvt\.?\s+Ltd|Private\s+Limited|Ltda)\.?"
 )
 _ZH_REGION = r"[（(][\u4e00-\u9fff]{2,6}[）)]"
 """A place in brackets inside a Chinese company's name: '云栖数智科技（香港）有限公司'."""

@@ -5,6 +5,7 @@ its definition, count as present; a contract without them still gets the notes."
 from __future__ import annotations
 
 from contract_review.graph._findings import missing_protections
+from contract_review.models import TextLocation
 from contract_review.parties import resolve_party
 from contract_review.plugins.generic import PLAYBOOK, build_generic_checklist, topics_anywhere
 from contract_review.structure_parser import StructureParser
@@ -131,3 +132,40 @@ def test_a_disclaimer_is_no_warranty_and_an_indemnity_only_we_give_is_none_for_u
     assert "indemnity" not in balanced
     # the warranty protects the party paying: Castell misses none
     assert "warranties" not in _missing_for("Castell", _BOTH_CAP, _DISCLAIMER)
+
+
+def test_a_protection_the_other_side_alone_has_is_quoted_where_it_stands() -> None:
+    """The missing cap points at the cap the contract gives the other side, verbatim: the
+    lawyer sees which clause to make mutual. A protection nobody has quotes nothing."""
+    text = _NAMED.format(liability=_ONE_CAP, warranty=_WARRANTED)
+    structure = StructureParser().parse(text)
+    items = build_generic_checklist(structure)
+
+    def located(party: str) -> dict[str, TextLocation | None]:
+        risks = missing_protections(
+            PLAYBOOK.positions,
+            items,
+            structure,
+            resolve_party(structure, party),
+            "en",
+            topics_anywhere(structure),
+        )
+        return {r.position_id: r.location for r in risks}
+
+    cap = located("Castell")["limitation_of_liability"]
+    assert isinstance(cap, TextLocation)
+    assert cap.clause_id == "2.1"
+    assert cap.original_text == _ONE_CAP
+    assert cap.start_offset is not None
+    assert text[cap.start_offset : cap.end_offset] == _ONE_CAP
+    bare = _NAMED.format(liability="2.1 Each party is liable for its own breach.", warranty="")
+    bare_structure = StructureParser().parse(bare)
+    nothing = missing_protections(
+        PLAYBOOK.positions,
+        build_generic_checklist(bare_structure),
+        bare_structure,
+        resolve_party(bare_structure, "Castell"),
+        "en",
+        topics_anywhere(bare_structure),
+    )
+    assert [r.location for r in nothing if r.position_id == "limitation_of_liability"] == [None]

@@ -106,7 +106,7 @@ def test_places_of_each_side_come_from_its_address_not_its_incorporation() -> No
         ("1.2", "Tenant", "one_sided_discretion"),
         ("2.1", "Landlord", "one_sided_open_duty"),
         ("2.3", "Tenant", "one_sided_forum"),
-        ("2.5", "Landlord", "one_sided_reserved_right"),
+        ("2.5", "Landlord", "one_sided_renewal_option"),  # the specific reading of a reserved right
         ("2.6", "Tenant", "one_sided_restrictive_covenant"),
     ],
 )
@@ -1040,3 +1040,95 @@ def test_a_lists_items_stating_one_term_give_one_finding() -> None:
     )
     one_way = [p for p, _ in _against(text, "Orrin", "6.1") if p == "one_way_indemnity"]
     assert one_way == ["one_way_indemnity"]
+
+
+MAKER = """MANUFACTURING AGREEMENT
+
+This Agreement is made between Kestrel Works Sdn. Bhd., whose office is at 3 Jalan Ampang, \
+Kuala Lumpur ("Maker") and Lumen Audio Ltd, whose office is at 9 Rose Lane, Norwich ("Buyer").
+
+1. Payment
+1.1 Buyer shall pay each invoice within thirty (30) days.
+1.2 Buyer shall have no claim for any refund or credit in respect of Products it has accepted.
+1.3 If a Change of Control of Buyer occurs, all instalments of the Price then unpaid shall \
+immediately become due and payable to Maker without demand.
+1.4 Upon termination, all fees on Products theretofore delivered shall become immediately due \
+and payable.
+1.5 Each party waives any claim against the other for loss of profit.
+
+2. Term and termination
+2.1 Buyer may at its option extend the Term for a further three (3) years.
+2.2 Maker may terminate this Agreement by giving seven (7) days' written notice if Buyer fails \
+to pay any sum by its due date.
+2.3 If Maker commits a material breach, Buyer may terminate this Agreement only if Maker has \
+failed to remedy that breach within ninety (90) days after receipt of written notice.
+2.4 On expiry or termination of this Agreement for any reason, Buyer shall purchase from Maker \
+all finished Products, work in progress and Components at cost plus fifteen per cent (15%).
+2.5 Maker may sub-license the Buyer Designs to any third party without the consent of Buyer.
+"""
+
+
+@pytest.mark.parametrize(
+    ("clause_id", "burdened", "position"),
+    [
+        ("1.2", "Buyer", "waiver_of_remedies"),  # a claim given up in advance
+        ("1.3", "Buyer", "acceleration"),  # unpaid instalments all due at once
+        ("2.1", "Maker", "one_sided_renewal_option"),  # only the Buyer may extend
+        ("2.2", "Buyer", "asymmetric_cure_period"),  # seven days for us…
+        ("2.3", "Buyer", "asymmetric_cure_period"),  # …ninety days for them
+        ("2.4", "Buyer", "termination_buy_back"),  # all stock, on any ending
+        ("2.5", "Buyer", "one_sided_assignment"),  # a sub-licence with no consent
+    ],
+)
+def test_terms_one_sided_by_what_they_give_up_bring_forward_or_lock_in(
+    clause_id: str, burdened: str, position: str
+) -> None:
+    """Waived claims, acceleration, a renewal one side calls, cure periods far apart across
+    the contract, a buy-back on any termination and a free sub-licence burden one side: a
+    medium risk for it, none for the other."""
+    _burdens_only(MAKER, clause_id, burdened, "Maker" if burdened == "Buyer" else "Buyer", position)
+
+
+@pytest.mark.parametrize("party", ["Maker", "Buyer"])
+def test_accrued_sums_mutual_waivers_and_equal_cure_periods_are_nobodys(party: str) -> None:
+    """Fees already earned falling due on termination are no acceleration; a waiver both
+    parties give is balanced; cure periods of the same length are no asymmetry."""
+    assert "acceleration" not in [p for p, _ in _against(MAKER, party, "1.4")]
+    assert "waiver_of_remedies" not in [p for p, _ in _against(MAKER, party, "1.5")]
+    even = MAKER.replace("seven (7) days' written notice", "ninety (90) days' written notice")
+    for clause_id in ("2.2", "2.3"):
+        assert "asymmetric_cure_period" not in [p for p, _ in _against(even, party, clause_id)]
+
+
+def test_chinese_waivers_renewal_and_cure_periods_burden_one_side() -> None:
+    text = (
+        "商标使用许可合同\n\n许可方：甲方（北京星河品牌管理有限公司）\n被许可方：乙方（苏州明辉食品有限公司）\n\n"
+        "第一条 期限\n1.1 许可期限届满前，乙方有权单方选择续期两次，每次续期三年。\n\n"
+        "第二条 费用\n2.1 商标被宣告无效的，乙方放弃要求甲方返还已支付的入门费及提成费的权利。\n"
+        "2.2 乙方不得以销量下降为由要求减免年度最低提成费。\n\n"
+        "第三条 解除\n3.1 乙方违约，经甲方书面通知后三日内未予纠正的，甲方有权书面通知乙方解除本合同。\n"
+        "3.2 甲方违约，经乙方书面催告后九十日内仍未纠正的，乙方有权书面通知甲方解除本合同。\n"
+    )
+    _burdens_only(text, "1.1", "甲方", "乙方", "one_sided_renewal_option")
+    _burdens_only(text, "2.1", "乙方", "甲方", "waiver_of_remedies")
+    _burdens_only(text, "2.2", "乙方", "甲方", "waiver_of_remedies")
+    _burdens_only(text, "3.1", "乙方", "甲方", "asymmetric_cure_period")
+    _burdens_only(text, "3.2", "乙方", "甲方", "asymmetric_cure_period")
+
+
+def test_an_amount_a_cap_is_measured_by_is_no_cost_its_payer_bears() -> None:
+    """'… shall in no event exceed the Fees actually paid by Client': the cap is the
+    Provider's, whom the sentence names first; the Client only measures it."""
+    structure = StructureParser().parse(
+        'SERVICES\n\nThis Agreement is made between Sakura Ops K.K. ("Provider") and Harbour '
+        'Retail Inc. ("Client").\n\n7. Liability\n7.1 Client shall pay the Fees monthly.\n7.2 '
+        "Provider's aggregate liability shall in no event exceed the Fees actually paid by Client "
+        "in the three (3) months before the claim.\n",
+        document_id="c",
+    )
+    from contract_review.analysis.positions import term_sides
+    from contract_review.plugins.generic import PLAYBOOK
+
+    (cap,) = [p for p in PLAYBOOK.positions if p.id == "limitation_of_liability"]
+    assert cap.present is not None
+    assert term_sides(structure, cap.present.check, party_roles(structure, "Provider")) == {"us"}

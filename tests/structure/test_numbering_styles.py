@@ -456,6 +456,16 @@ def test_chinese_definitions_with_a_colon_and_a_lead_in() -> None:
             ["preamble", "1", "2"],
         ),
         (
+            # the parties listed in brackets, the recitals lettered under the last of them
+            "AFFILIATE AGREEMENT\n\nPARTIES\n\n(1) Bracken Retail Limited, of 4 Mill Road, "
+            "Leeds (the Merchant).\n\n(2) Tideline Media Ltd, of 17 Harbour Way, Hull (the "
+            "Publisher).\n\nBACKGROUND\n\n(A) The Merchant sells outdoor goods online.\n\n(B) The "
+            "Merchant wishes to appoint the Publisher.\n\nAGREED TERMS\n\n1. DEFINITIONS\n\n1.1 "
+            "Terms have the meanings below.\n\n2. APPOINTMENT\n\n2.1 The Merchant appoints the "
+            "Publisher.\n",
+            ["preamble", "(1)", "(2)", "1", "2"],
+        ),
+        (
             "采购合同\n\n鉴于：\n1. 甲方拟向乙方采购钢材；\n2. 乙方具备供货能力。\n\n"
             "第一条 采购标的\n1. 标的为圆钢。\n2. 数量见附件。\n\n第二条 订单\n1. 甲方按月下单。\n",
             ["preamble", "1", "2"],

@@ -14,7 +14,8 @@ of the contract's parties it burdens.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+import weakref
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
@@ -46,6 +47,7 @@ __all__ = [
     "contract_price",
     "contract_value",
     "position_findings",
+    "term_held_by",
     "term_sides",
 ]
 
@@ -122,6 +124,9 @@ def _judge(
     if actors is None or not sides or "both" in sides or sides == {"us", "them"}:
         return None  # no party holds it, or both do: balanced
     (side,) = sides
+    if check.period_ratio is not None:
+        by_period = _by_period(check, sentence, side, roles, payer, places, structure)
+        return None if by_period is None else (by_period, actors[0][1])
     if _market_standard(check, sentence, roles, side, payer):
         return None
     if check.mirror == "document" and structure is not None:
@@ -177,6 +182,96 @@ _LEDGER: dict[
 reused id is told apart."""
 
 
+_PERIOD = re.compile(
+    r"\bwithin\s+(?:a\s+(?:further\s+)?period\s+of\s+)?[^.;]{0,40}?\b(?:hours?|days?|weeks?|months?)\b"
+    r"|\b[\w-]+\s+(?:\(\d+\)\s+)?(?:calendar\s+|business\s+|working\s+)?(?:hours?|days?|weeks?|months?)"
+    r"(?:['’]s?)?\s+(?:prior\s+|advance\s+)?(?:written\s+)?notice\b"
+    r"|(?:\d+|[一二两三四五六七八九十百]+)\s*(?:个)?(?:小时|日|天|工作日|周|月)内"
+    r"|(?:超过|满)\s*(?:\d+|[一二两三四五六七八九十百]+)\s*(?:个)?(?:日|天|工作日|周|月)",
+    re.IGNORECASE,
+)
+"""The period a term runs on: 'within ninety (90) days', "seven (7) days' written notice",
+'三日内', '逾期超过十五日'."""
+
+# A gap in periods matters when one of them leaves no real time (five days to put a breach
+# right) or the other keeps a party bound for a season (sixty days): thirty days against ten —
+# a payment default against other breaches — is the market's own difference.
+_SHORT_DAYS = 5.0
+_LONG_DAYS = 60.0
+
+
+def _period_days(sentence: str) -> float | None:
+    """The days of the first period `sentence` states, if any."""
+    m = _PERIOD.search(sentence)
+    return MEASURES["days"](m.group()) if m else None
+
+
+def _by_period(
+    check: PartyCheck,
+    sentence: str,
+    side: Side,
+    roles: PartyRoles,
+    payer: tuple[str, str] | None,
+    places: dict[str, Side],
+    structure: DocumentStructure | None,
+) -> Effect | None:
+    """The term held by `side` judged by its period against the other side's versions of it
+    (`check.period_ratio`): the holder of a right waits its period before acting, so a long
+    wait for us, or a short one for them, is against us."""
+    own = _period_days(sentence)
+    if own is None or not own or structure is None or check.period_ratio is None:
+        return None
+    waits = _document_periods(structure, check, roles, payer, places)
+    other: Side = "us" if side == "them" else "them"
+    if not waits.get(other):
+        return None
+    ours, theirs = ((own,), waits[other]) if side == "us" else (waits[other], (own,))
+    if _far_apart(max(ours), min(theirs), check.period_ratio):
+        return "against_us"
+    if _far_apart(max(theirs), min(ours), check.period_ratio):
+        return "favourable"
+    return None
+
+
+def _far_apart(long: float, short: float, ratio: float) -> bool:
+    return short > 0 and long >= ratio * short and (short <= _SHORT_DAYS or long >= _LONG_DAYS)
+
+
+def _document_periods(
+    structure: DocumentStructure,
+    check: PartyCheck,
+    roles: PartyRoles,
+    payer: tuple[str, str] | None,
+    places: dict[str, Side],
+) -> dict[str, tuple[float, ...]]:
+    """The periods of `check`'s term anywhere in the contract, by the side ('us', 'them') that
+    alone holds it there. Read once per contract, check and party."""
+    key = (id(structure), id(check), roles, payer, tuple(sorted(places.items())))
+    hit = _PERIODS.get(key)
+    if hit is not None and hit[0] is structure and hit[1] is check:
+        return hit[2]
+    patterns = [_compile(p) for p in check.patterns]
+    found: dict[str, list[float]] = {}
+    for sentence in _document_sentences(structure):
+        if not any(p.search(sentence) for p in patterns):
+            continue
+        holders = {side for side, _ in _holders(check, sentence, roles, payer, places) or ()}
+        days = _period_days(sentence)
+        if days and len(holders) == 1 and holders <= {"us", "them"}:
+            found.setdefault(next(iter(holders)), []).append(days)
+    periods = {side: tuple(values) for side, values in found.items()}
+    if len(_PERIODS) >= 512:
+        _PERIODS.clear()
+    _PERIODS[key] = (structure, check, periods)
+    return periods
+
+
+_PERIODS: dict[
+    tuple[object, ...], tuple[DocumentStructure, PartyCheck, dict[str, tuple[float, ...]]]
+] = {}
+"""Periods of a term across a contract, by (contract, check, party)."""
+
+
 def term_sides(
     structure: DocumentStructure, check: PartyCheck, roles: PartyRoles
 ) -> frozenset[str]:
@@ -194,6 +289,28 @@ def term_sides(
         if holders is not None:
             sides.update({side for side, _ in holders} or {"both"})
     return frozenset(sides)
+
+
+def term_held_by(
+    structure: DocumentStructure, check: PartyCheck, roles: PartyRoles, side: Side
+) -> tuple[str, str] | None:
+    """(clause id, sentence as written) of the first place the contract gives `check`'s term
+    to `side` alone — the cap on the other side's liability, when ours has none."""
+    patterns = [_compile(p) for p in check.patterns]
+    payer = payer_of(structure, roles)
+    leads = _lead_ins(structure)
+    for clause in structure.iter_clauses():
+        text = clause.text
+        if clause.children:  # the parent's own lines, before its first sub-clause
+            text = text[: max(0, clause.children[0].start_offset - clause.start_offset)]
+        for read, own, _ in _read(text, leads.get(clause.text, "")):
+            sentence = LEADING_NUMBER.sub("", read, count=1)
+            if not any(p.search(sentence) for p in patterns):
+                continue
+            holders = _holders(check, sentence, roles, payer, {})
+            if holders and {s for s, _ in holders} == {side}:
+                return clause.clause_id, own
+    return None
 
 
 def _grounds(check: PartyCheck, sentence: str) -> list[str]:
@@ -410,7 +527,10 @@ def _named_at_term(check: PartyCheck, sentence: str, roles: PartyRoles) -> list[
         return [(mentions[0][1], mentions[0][2])]
     if check.kind == "our_duty":  # '… all collection costs … will be payable by Distributor'
         bearer = [
-            (side, w) for at, side, w in mentions if _BORNE_BY.search(sentence, max(0, at - 40), at)
+            (side, w)
+            for at, side, w in mentions
+            if _BORNE_BY.search(sentence, max(0, at - 40), at)
+            and not _AMOUNT_PAID.search(sentence, max(0, at - 60), at)
         ]
         if bearer:
             return bearer[:1]
@@ -436,6 +556,13 @@ _BORNE_BY = re.compile(
     re.IGNORECASE,
 )
 """Where a sentence without a modal names the party that bears a cost."""
+_AMOUNT_PAID = re.compile(
+    r"\b(?:fees|amounts?|sums?|charges|price|monies|moneys|consideration|royalt(?:y|ies))\s+"
+    r"(?:\w+\s+){0,3}?(?:paid|payable|owed)\s+by\s+(?:the\s+)?$",
+    re.IGNORECASE,
+)
+"""'the Fees actually paid by Client': an amount a term is measured by, not a cost its payer
+bears ('shall in no event exceed the Fees actually paid by Client')."""
 _GIVEN_TO = re.compile(r"(?:\b(?:to|for|towards)\s+(?:the\s+)?|向|给)$", re.IGNORECASE)
 
 
@@ -757,18 +884,24 @@ def _judged(
     out = []
     for position, check, sentence in matches:
         # a term judged against the whole contract is judged again for each contract
-        whole = id(structure) if isinstance(check, PartyCheck) and check.mirror == "document" else 0
-        key = (id(position), id(check), sentence, setting, whole)
+        whole = (
+            structure
+            if isinstance(check, PartyCheck)
+            and (check.mirror == "document" or check.period_ratio is not None)
+            else None
+        )
+        key = (id(position), id(check), sentence, setting, id(whole))
         hit = _JUDGED.get(key)
-        if hit is None or hit[0] is not position or hit[1] is not check:
+        if hit is None or hit[0] is not position or hit[1] is not check or hit[2]() is not whole:
             if len(_JUDGED) >= 8192:
                 _JUDGED.clear()
             found = _judged_one(
                 position, check, sentence, roles, payer, price, places, language, structure
             )
-            hit = _JUDGED[key] = (position, check, found)
-        if hit[2] is not None:
-            out.append(hit[2].model_copy())  # callers may annotate their copy
+            # the contract by a weak reference: a batch's contracts are not kept alive
+            hit = _JUDGED[key] = (position, check, _ref(whole), found)
+        if hit[3] is not None:
+            out.append(hit[3].model_copy())  # callers may annotate their copy
     # two checks of a position may read the same term (a rate, and a margin over base): the
     # risks keep the gravest once
     return _specific_first(out, {p.id for p, _, _ in matches if p.catch_all})
@@ -776,10 +909,19 @@ def _judged(
 
 _JUDGED: dict[
     tuple[object, ...],
-    tuple[Position, PartyCheck | NumberCheck, PositionFinding | None],
+    tuple[
+        Position,
+        PartyCheck | NumberCheck,
+        Callable[[], DocumentStructure | None],
+        PositionFinding | None,
+    ],
 ] = {}
-"""Terms judged, by (position, check, sentence, setting); the objects kept to tell a reused
-id from the same check."""
+"""Terms judged, by (position, check, sentence, setting, contract — for a term judged against
+the whole contract); the objects kept to tell a reused id from the same one."""
+
+
+def _ref(structure: DocumentStructure | None) -> Callable[[], DocumentStructure | None]:
+    return weakref.ref(structure) if structure is not None else lambda: None
 
 
 def _judged_one(

@@ -10,7 +10,7 @@ from typing import Any
 
 from contract_review.analysis.blanks import find_blanks
 from contract_review.analysis.cache import parties_of, per_structure
-from contract_review.analysis.positions import term_sides
+from contract_review.analysis.positions import term_held_by, term_sides
 from contract_review.models import (
     LLM_SOURCE,
     AgentRunInfo,
@@ -22,7 +22,7 @@ from contract_review.models import (
     RiskPoint,
     TextLocation,
 )
-from contract_review.parties import OurSide, PartyRoles, party_roles, payer_of
+from contract_review.parties import OurSide, PartyRoles, Side, party_roles, payer_of
 from contract_review.playbook import Position
 from contract_review.skills.risks import SEVERITY_ORDER, anchor_quote, location_in, risk_id
 from contract_review.text import has_cjk
@@ -326,11 +326,13 @@ def missing_protections(
             description = f"合同没有关于“{shown}”的约定。"
         else:
             description = f"The contract has no clause on {shown}."
+        location = None
         if position.present is not None and roles is not None:
             held = term_sides(structure, position.present.check, roles)
             if held & {position.present.holder, "both"}:
                 continue  # the contract gives it to our side
-            if dealt_with:  # there, but for the other side only
+            location = _held_by_other(structure, position, roles)
+            if dealt_with or location is not None:  # there, but for the other side only
                 description = position.present.absent.text(lang).format(
                     us=roles.our_aliases[0] if roles.our_aliases else side.our_party,  # type: ignore[union-attr]
                     them=roles.their_aliases[0]
@@ -347,10 +349,24 @@ def missing_protections(
                 reason=position.rationale.text(lang) if position.rationale else "",
                 position_id=position.id,
                 burdens=burdens,
+                location=location,
                 source_skills=["playbook"],
             )
         )
     return out
+
+
+def _held_by_other(
+    structure: DocumentStructure, position: Position, roles: PartyRoles
+) -> TextLocation | None:
+    """Where the contract gives the other side the protection ours lacks (the cap on their
+    liability alone), quoted verbatim: the missing protection points at it."""
+    assert position.present is not None
+    other: Side = "them" if position.present.holder == "us" else "us"
+    at = term_held_by(structure, position.present.check, roles, other)
+    clause = structure.get_clause(at[0]) if at is not None else None
+    anchored = anchor_quote(clause.text, at[1]) if clause is not None and at is not None else None
+    return location_in(clause, *anchored) if clause is not None and anchored else None
 
 
 def _roles_played(

@@ -233,6 +233,13 @@ class PartyCheck(_Strict):
         description="Who holds the term when the sentence names no party: the contract's payer "
         "or the party paid (an automatic price increase is the payee's); none: no judgement.",
     )
+    period_ratio: float | None = Field(
+        None,
+        description="Judge the term by its period against the other side's version of it "
+        "anywhere in the contract (a right to terminate for breach once a cure period has "
+        "run): against us when the period we must wait before acting is at least this many "
+        "times the other side's, or our time to put a breach right is that much shorter.",
+    )
     holder_must_be: Literal["anyone", "payee"] = Field(
         "anyone",
         description="'payee': the term is one-sided only when held by the party being paid "

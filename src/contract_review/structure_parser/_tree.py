@@ -504,9 +504,7 @@ class TreeBuilder:
         if node.style not in ("dot_ALPHA", "rparen_ALPHA") and not (
             # '(A) The Rights Holder owns …', '（1）甲方是 …' before 'Clause 1.' / '1. 定义':
             # bracketed recitals at the top of the document
-            node.style in _RECITAL_ITEM_STYLES
-            and node.parent is not None
-            and node.parent.parent is None
+            node.style in _RECITAL_ITEM_STYLES and self._top_items(node) is not None
         ):
             return False
         blanks = _BLANKS.match(self.text, node.token_end)
@@ -514,6 +512,13 @@ class TreeBuilder:
         end = _BLOCK_END_RE.search(self.text, start, start + 200)
         first_line = self.text[start : end.start() if end else start + 200]
         return not (heading_like(first_line) and len(first_line.strip()) <= 80)
+
+    def _top_items(self, node: Node) -> Node | None:
+        """The node above a run of bracketed items at the top of the document ('(2) Tideline
+        Media Ltd …' holding '(C) The Merchant wishes …'), else None."""
+        while node.parent is not None and node.style in _RECITAL_ITEM_STYLES:
+            node = node.parent
+        return node if node.parent is None and node.style not in _RECITAL_ITEM_STYLES else None
 
     def _heading_line(self, c: Candidate) -> bool:
         return heading_like(self.text[c.token.end : c.block_end]) and (
@@ -619,8 +624,9 @@ class TreeBuilder:
         if alt.value in _FIRST_VALUES and (c.strength > WEAK or alt.style in PATH_STYLES):
             if alt.style in PATH_STYLES and self._is_recital(top) and top.parent is not None:
                 # 'D. Acme wishes to …' then '1. SPONSORSHIP': the numbered clauses follow the
-                # lettered recitals, they do not belong to the last of them
-                return top.parent
+                # lettered recitals, they do not belong to the last of them — nor to the party
+                # listed above bracketed ones ('(2) Tideline Media Ltd' … '(C) …')
+                return self._top_items(top) or top.parent
             return top
         last = self.last_by_style.get(alt.style)
         if last is not None and self._gap_ok(c, last.value, alt.value):
