@@ -312,7 +312,12 @@ def _unclassified(outcomes: list[Outcome], path: Path) -> None:
                 "level": f.level,
                 "title": f.title,
                 "quote": f.quote,
-                **({"description": f.description} if not f.quote else {}),
+                # a missing protection may quote the other side's version: its words say what
+                **(
+                    {"description": f.description}
+                    if not f.quote or f.title.startswith("missing")
+                    else {}
+                ),
                 "verdict": None,
                 "points": [],
                 "reason": None,

@@ -169,3 +169,15 @@ def test_a_protection_the_other_side_alone_has_is_quoted_where_it_stands() -> No
         topics_anywhere(bare_structure),
     )
     assert [r.location for r in nothing if r.position_id == "limitation_of_liability"] == [None]
+
+
+def test_a_cap_the_other_side_alone_has_is_missing_for_us_whatever_our_role() -> None:
+    """A customer is not asked to have a cap of its own — but a cap on the supplier's liability
+    alone, with ours unlimited, is one-way: a lawyer for the customer asks for it mutual."""
+    theirs = "2.1 In no event shall Castell's total liability under this Agreement exceed $10,000."
+    missing = _missing_for("Orrin", theirs, _WARRANTED)
+    assert "limitation_of_liability" in missing
+    assert missing["limitation_of_liability"].startswith("No clause caps the amount of Orrin")
+    # with no cap anywhere, a customer misses none
+    none = "2.1 Each party is liable for its own breach."
+    assert "limitation_of_liability" not in _missing_for("Orrin", none, _WARRANTED)

@@ -1132,3 +1132,31 @@ def test_an_amount_a_cap_is_measured_by_is_no_cost_its_payer_bears() -> None:
     (cap,) = [p for p in PLAYBOOK.positions if p.id == "limitation_of_liability"]
     assert cap.present is not None
     assert term_sides(structure, cap.present.check, party_roles(structure, "Provider")) == {"us"}
+
+
+def test_guarantees_bars_on_any_business_and_fees_kept_whatever_happens() -> None:
+    """A guarantee by our officers personally or alongside a third party, a bar on being in any
+    business of a kind, and a fee kept even when the other side ends the deal burden the side
+    that gives them."""
+    text = (
+        "融资租赁合同\n\n出租人：甲方（津海恒信融资租赁有限公司）\n承租人：乙方（苏州明辉精密模塑有限公司）\n\n"
+        "第一条 费用\n1.1 乙方的法定代表人对乙方在本合同项下的全部债务承担连带保证责任。\n"
+        "1.2 乙方应向甲方支付服务费。该服务费一经支付，无论本合同因何种原因被解除（包括因甲方原因），"
+        "甲方均不予退还。\n1.3 出卖人迟延交付的，甲方应与出卖人共同向乙方承担连带赔偿责任。\n"
+        "1.4 本合同终止之日起三年内，乙方不得以任何方式从事、投资或参与任何租赁经营活动。\n"
+    )
+    _burdens_only(text, "1.1", "乙方", "甲方", "guarantee_of_others")
+    _burdens_only(text, "1.2", "乙方", "甲方", "deposit_forfeiture")
+    _burdens_only(text, "1.3", "甲方", "乙方", "guarantee_of_others")
+    _burdens_only(text, "1.4", "乙方", "甲方", "one_sided_restrictive_covenant")
+    english = MAKER.replace(
+        "1.5 Each party waives",
+        "1.6 The directors of Buyer shall be jointly and severally liable for all sums due.\n"
+        "1.7 For five (5) years after the Term, Buyer shall not be engaged, concerned or "
+        "interested in any business which makes speakers.\n1.5 Each party waives",
+    )
+    _burdens_only(english, "1.6", "Buyer", "Maker", "guarantee_of_others")
+    # a bar that outlasts the term is read as the post-term exclusivity it is
+    barred = {p for p, level in _against(english, "Buyer", "1.7") if level != RiskLevel.LOW}
+    assert barred & {"one_sided_restrictive_covenant", "one_sided_exclusivity"}
+    assert _against(english, "Maker", "1.7") == []

@@ -89,6 +89,22 @@ def _compile(pattern: str) -> re.Pattern[str]:
 
 _BREADTH = re.compile(BREADTH, re.IGNORECASE)
 
+_INNER_DOT = re.compile(
+    r"(?<=\d)\.(?=\d)"  # 'Section 5.3', '$1.05 million'
+    r"|(?<![\w.])(?:Inc|Ltd|Co|Corp|No|Nos|Sec|Secs|Art|Para|St|Mr|Mrs|Ms|Dr|vs|v|e\.g|i\.e|etc)\."
+    r"(?=\s*[\w,(])"  # 'Inc., a Delaware corporation', 'No. 5'
+    r"|(?<!\w)[A-Z]\.(?=[A-Z]\.|\s+[A-Z]?[a-z])",  # 'U.S. Dollars', 'J. Smith'
+)
+"""Full stops that end no sentence: inside numbers, abbreviations and initials."""
+
+
+@lru_cache(maxsize=16384)
+def _plain(sentence: str) -> str:
+    """`sentence` with the full stops that end no sentence read as another mark, the same
+    length: a pattern that stops at a full stop ('[^.;]*') reads on past 'paragraphs 5.3 and
+    5.5(c),' and 'U.S. Dollars'; every offset stays the sentence's own."""
+    return _INNER_DOT.sub(lambda m: m.group().replace(".", "\u2024"), sentence)
+
 
 def _segments(text: str) -> list[tuple[int, int]]:
     """Sentence parts (ending at 。！？；; . ! ? or a line end), as spans of `text`."""
@@ -161,7 +177,7 @@ def _document_sides(
     patterns = [_compile(p) for p in check.patterns]
     sides: dict[str, set[str]] = {}
     for sentence in _document_sentences(structure):
-        if not any(p.search(sentence) for p in patterns):
+        if not any(p.search(_plain(sentence)) for p in patterns):
             continue
         if check.kind == "their_right" and _DEEMED_BREACH.search(sentence):
             continue
@@ -253,7 +269,7 @@ def _document_periods(
     patterns = [_compile(p) for p in check.patterns]
     found: dict[str, list[float]] = {}
     for sentence in _document_sentences(structure):
-        if not any(p.search(sentence) for p in patterns):
+        if not any(p.search(_plain(sentence)) for p in patterns):
             continue
         holders = {side for side, _ in _holders(check, sentence, roles, payer, places) or ()}
         days = _period_days(sentence)
@@ -283,7 +299,7 @@ def term_sides(
     payer = payer_of(structure, roles)
     sides: set[str] = set()
     for sentence in _document_sentences(structure):
-        if not any(p.search(sentence) for p in patterns):
+        if not any(p.search(_plain(sentence)) for p in patterns):
             continue
         holders = _holders(check, sentence, roles, payer, {})
         if holders is not None:
@@ -305,7 +321,7 @@ def term_held_by(
             text = text[: max(0, clause.children[0].start_offset - clause.start_offset)]
         for read, own, _ in _read(text, leads.get(clause.text, "")):
             sentence = LEADING_NUMBER.sub("", read, count=1)
-            if not any(p.search(sentence) for p in patterns):
+            if not any(p.search(_plain(sentence)) for p in patterns):
                 continue
             holders = _holders(check, sentence, roles, payer, {})
             if holders and {s for s, _ in holders} == {side}:
@@ -316,7 +332,7 @@ def term_held_by(
 def _grounds(check: PartyCheck, sentence: str) -> list[str]:
     """The kinds of term `sentence` states (`check.grounds`: a right to terminate for breach
     or insolvency), [''] for none named."""
-    return [g for g, p in check.grounds.items() if _compile(p).search(sentence)] or [""]
+    return [g for g, p in check.grounds.items() if _compile(p).search(_plain(sentence))] or [""]
 
 
 @per_structure()
@@ -515,7 +531,7 @@ def _named_at_term(check: PartyCheck, sentence: str, roles: PartyRoles) -> list[
     as its owner ('the liability of the Licensee shall not be limited'), else the first one
     named in the sentence — or, in a sentence contrasting two parties ('…, whereas the
     Licensee's liability is unlimited'), in the part that states the term."""
-    spans = [m.span() for p in check.patterns if (m := _compile(p).search(sentence))]
+    spans = [m.span() for p in check.patterns if (m := _compile(p).search(_plain(sentence)))]
     mentions = [
         (at, "both" if coordinated(sentence, found, at, side) else side, w)
         for found in (party_mentions(sentence, roles),)
@@ -570,7 +586,7 @@ def _negated(check: PartyCheck, sentence: str) -> bool:
     """Whether the term a check's pattern matches first is stated in the negative, in its
     words or just before them ('prices can't be increased', 'the licences shall not
     terminate for any reason')."""
-    found = [m for p in check.patterns if (m := _compile(p).search(sentence))]
+    found = [m for p in check.patterns if (m := _compile(p).search(_plain(sentence)))]
     if not found:
         return False
     term = min(found, key=lambda m: m.start())
@@ -777,7 +793,7 @@ def _matches(positions: list[Position], sentences: list[tuple[str, str, str]]) -
         (i, sentence)
         for sentence, _, _ in sentences
         # '11.1 The Bank shall not …': the clause number is no part of the sentence's wording
-        for i in _sentence_hits(LEADING_NUMBER.sub("", sentence, count=1), table)
+        for i in _sentence_hits(_plain(LEADING_NUMBER.sub("", sentence, count=1)), table)
     ]
     hits.sort(key=lambda hit: hit[0])  # position order, then text order
     return [(*table.checks[i], sentence) for i, sentence in hits]
@@ -1067,7 +1083,7 @@ def _measured(
     # The number is read from where the term starts ('…质保期满后十五日内支付': the period of
     # payment, not of the warranty, comes after '质保期满').
     term = min(
-        (m for p in check.patterns if (m := _compile(p).search(sentence))),
+        (m for p in check.patterns if (m := _compile(p).search(_plain(sentence)))),
         key=lambda m: m.start(),
         default=None,
     )

@@ -307,10 +307,23 @@ def missing_protections(
             continue
         if kind is not None and kind in position.missing_except_kinds:
             continue
+        location = None
+        if position.present is not None and roles is not None:
+            if term_sides(structure, position.present.check, roles) & {
+                position.present.holder,
+                "both",
+            }:
+                continue  # the contract gives it to our side
+            location = _held_by_other(structure, position, roles)
+        one_way = location is not None and position.present is not None
         burdens = ""
         if position.protects:
             wanted = set(position.protects)
-            if ours is not None and not ours & wanted:
+            # a protection owed to both sides alike is asked for whatever our role
+            owed_anyway = (
+                one_way and position.present is not None and position.present.whatever_role
+            )
+            if ours is not None and not ours & wanted and not owed_anyway:
                 continue
             if ours is None:
                 hurt = [
@@ -326,19 +339,14 @@ def missing_protections(
             description = f"合同没有关于“{shown}”的约定。"
         else:
             description = f"The contract has no clause on {shown}."
-        location = None
-        if position.present is not None and roles is not None:
-            held = term_sides(structure, position.present.check, roles)
-            if held & {position.present.holder, "both"}:
-                continue  # the contract gives it to our side
-            location = _held_by_other(structure, position, roles)
-            if dealt_with or location is not None:  # there, but for the other side only
-                description = position.present.absent.text(lang).format(
-                    us=roles.our_aliases[0] if roles.our_aliases else side.our_party,  # type: ignore[union-attr]
-                    them=roles.their_aliases[0]
-                    if roles.their_aliases
-                    else ("对方" if lang == "zh" else "the other party"),
-                )
+        # there, but for the other side only
+        if position.present is not None and roles is not None and (dealt_with or one_way):
+            description = position.present.absent.text(lang).format(
+                us=roles.our_aliases[0] if roles.our_aliases else side.our_party,  # type: ignore[union-attr]
+                them=roles.their_aliases[0]
+                if roles.their_aliases
+                else ("对方" if lang == "zh" else "the other party"),
+            )
         out.append(
             RiskPoint(
                 id=risk_id("", "playbook", f"missing:{position.id}", description),

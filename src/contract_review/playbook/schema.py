@@ -333,6 +333,12 @@ class Presence(_Strict):
         description="The finding when the contract deals with the point for the other side "
         "only; '{us}' and '{them}' stand for the parties' words."
     )
+    whatever_role: bool = Field(
+        False,
+        description="The protection is owed to both sides alike: given to the other side "
+        "alone, it is missing for us whatever our role — a customer whose supplier alone has "
+        "a cap — even where `protects` would not ask for it.",
+    )
 
 
 class Remembered(_Strict):
