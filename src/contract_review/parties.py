@@ -1058,7 +1058,49 @@ def _payer(structure: DocumentStructure, roles: PartyRoles) -> tuple[Side, str] 
                 ][:1]
             for key in payers:
                 counts[key] = counts.get(key, 0) + 1
+    if not counts:  # no sentence says who pays: who is invoiced, whose fees are paid
+        counts = _paid_by_cues(structure, roles)
     return max(counts, key=lambda k: counts[k]) if counts else None
+
+
+def _paid_by_cues(structure: DocumentStructure, roles: PartyRoles) -> dict[tuple[Side, str], int]:
+    """The parties named as paying where no sentence obliges one to pay: 'Charity Tunes will
+    invoice Sponsor', 'the fees paid by Sponsor', 'fees payable to Charity Tunes' (the other
+    side pays)."""
+    counts: dict[tuple[Side, str], int] = {}
+    for clause in structure.iter_clauses():
+        if clause.children:
+            continue
+        for sentence in SEGMENT_END.split(clause.text):
+            if _NOT_THE_PRICE.search(sentence):
+                continue
+            for at, side, word in party_mentions(sentence, roles):
+                if side not in ("us", "them"):
+                    continue
+                before = sentence[max(0, at - 40) : at]
+                if _PAYER_CUE.search(before):
+                    payer = (cast(Side, side), word)
+                elif _PAYEE_CUE.search(before):
+                    other: Side = "them" if side == "us" else "us"
+                    aliases = roles.their_aliases if other == "them" else roles.our_aliases
+                    payer = (other, aliases[0] if aliases else other)
+                else:
+                    continue
+                counts[payer] = counts.get(payer, 0) + 1
+    return counts
+
+
+_PAYER_CUE = re.compile(
+    r"\b(?:(?:shall|will|may)\s+invoice|invoiced?\s+to"
+    r"|(?:fees?|price|sums?|amounts?|consideration|charges|royalt(?:y|ies))\s+(?:\w+\s+){0,2}?"
+    r"(?:paid|payable|owed|owing)\s+by)\s+(?:the\s+)?$",
+    re.IGNORECASE,
+)
+_PAYEE_CUE = re.compile(
+    r"\b(?:fees?|price|sums?|amounts?|consideration|charges|royalt(?:y|ies))\s+(?:\w+\s+){0,2}?"
+    r"(?:paid|payable|owed|owing|due)\s+to\s+(?:the\s+)?$",
+    re.IGNORECASE,
+)
 
 
 def role_actions(sentence: str) -> list[RoleAction]:

@@ -1160,3 +1160,59 @@ def test_guarantees_bars_on_any_business_and_fees_kept_whatever_happens() -> Non
     barred = {p for p, level in _against(english, "Buyer", "1.7") if level != RiskLevel.LOW}
     assert barred & {"one_sided_restrictive_covenant", "one_sided_exclusivity"}
     assert _against(english, "Maker", "1.7") == []
+
+
+@pytest.mark.parametrize(
+    ("ours", "theirs", "one_sided"),
+    [
+        ("within 30 days", "within 10 days", True),  # the same kind of breach, three times over
+        ("within 30 days", "within 20 days", False),  # close enough
+        (
+            "within 30 days",
+            "within 10 days of a failure to pay any sum",
+            False,
+        ),  # payment: ten days is the market's
+    ],
+)
+def test_cure_periods_are_compared_like_with_like(ours: str, theirs: str, one_sided: bool) -> None:
+    text = (
+        'SERVICES\n\nThis Agreement is made between Dolphin Labs Ltd ("Dolphin") and DGT Corp. '
+        '("DGT").\n\n6. Termination\n'
+        f"6.1 DGT may terminate this Agreement if Dolphin fails to remedy a material breach {theirs} "
+        "after notice.\n"
+        f"6.2 Dolphin may terminate this Agreement if DGT fails to remedy a material breach {ours} "
+        "after notice.\n"
+    )
+    for clause_id in ("6.1", "6.2"):
+        against = [p for p, _ in _against(text, "Dolphin", clause_id)]
+        assert ("asymmetric_cure_period" in against) is one_sided, (clause_id, against)
+        assert "asymmetric_cure_period" not in [p for p, _ in _against(text, "DGT", clause_id)]
+
+
+def test_a_supplier_keeping_direct_sales_in_our_territory_is_against_the_distributor() -> None:
+    """The party paid (the supplier) keeping the right to sell to end users itself, or to
+    appoint other distributors, takes what the distributor builds; the distributor's own right
+    to sell is its grant, not a risk for the supplier."""
+    text = (
+        'DISTRIBUTION\n\nThis Agreement is made between Orrin Devices Inc. ("Supplier") and '
+        'Castell Medical LLC ("Distributor").\n\n2. Appointment\n2.1 Distributor shall pay '
+        "Supplier for each Product within thirty (30) days of invoice.\n2.2 Notwithstanding 2.1, "
+        "Supplier may sell the Products to end users in the Territory at any time.\n2.3 Supplier "
+        "may appoint other distributors of the Products in the Territory.\n2.4 Distributor may "
+        "sell the Products directly to end users in the Territory.\n"
+    )
+    _burdens_only(text, "2.2", "Distributor", "Supplier", "reserved_direct_sales")
+    _burdens_only(text, "2.3", "Distributor", "Supplier", "reserved_direct_sales")
+    assert "reserved_direct_sales" not in [p for p, _ in _against(text, "Supplier", "2.4")]
+
+
+def test_the_party_invoiced_pays_where_no_sentence_says_who_pays() -> None:
+    """'Charity Tunes will invoice Sponsor', 'the fees paid by Sponsor': Sponsor pays."""
+    structure = StructureParser().parse(
+        'SPONSORSHIP\n\nThis Agreement is made between Charity Tunes Inc. ("Charity Tunes") and '
+        'Delta Foods Ltd ("Sponsor").\n\n1. Codes\n1.1 Charity Tunes will invoice Sponsor for '
+        "the codes on signing.\n1.2 In consideration of the fees paid by Sponsor, Charity Tunes "
+        "shall deliver the codes.\n",
+        document_id="c",
+    )
+    assert payer_of(structure, party_roles(structure, "Charity Tunes")) == ("them", "Sponsor")

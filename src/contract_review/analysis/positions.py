@@ -209,17 +209,25 @@ _PERIOD = re.compile(
 """The period a term runs on: 'within ninety (90) days', "seven (7) days' written notice",
 '三日内', '逾期超过十五日'."""
 
-# A gap in periods matters when one of them leaves no real time (five days to put a breach
-# right) or the other keeps a party bound for a season (sixty days): thirty days against ten —
-# a payment default against other breaches — is the market's own difference.
+# Periods for different kinds of breach (a payment default against any other) differ in the
+# market itself: thirty days against ten is no asymmetry. Between such periods only a gap of
+# this ratio matters, and only when one leaves no real time (five days to put a breach right)
+# or the other keeps a party bound for a season (sixty days).
+_KIND_RATIO = 4.0
 _SHORT_DAYS = 5.0
 _LONG_DAYS = 60.0
+_SAME_KIND_GAP = 14.0
+"""Periods for the same kind of breach must also differ by two weeks at least to matter."""
 
 
 def _period_days(sentence: str) -> float | None:
     """The days of the first period `sentence` states, if any."""
     m = _PERIOD.search(sentence)
     return MEASURES["days"](m.group()) if m else None
+
+
+Period = tuple[float, frozenset[str]]
+"""A period in days, and the kinds of breach it is for (`PartyCheck.grounds`)."""
 
 
 def _by_period(
@@ -234,23 +242,30 @@ def _by_period(
     """The term held by `side` judged by its period against the other side's versions of it
     (`check.period_ratio`): the holder of a right waits its period before acting, so a long
     wait for us, or a short one for them, is against us."""
-    own = _period_days(sentence)
-    if own is None or not own or structure is None or check.period_ratio is None:
+    days = _period_days(sentence)
+    if not days or structure is None or check.period_ratio is None:
         return None
+    own: Period = (days, frozenset(_grounds(check, sentence)))
     waits = _document_periods(structure, check, roles, payer, places)
     other: Side = "us" if side == "them" else "them"
-    if not waits.get(other):
-        return None
-    ours, theirs = ((own,), waits[other]) if side == "us" else (waits[other], (own,))
-    if _far_apart(max(ours), min(theirs), check.period_ratio):
+    ratio = check.period_ratio
+    pairs = [(own, w) if side == "us" else (w, own) for w in waits.get(other, ())]
+    if any(_far_apart(ours, theirs, ratio) for ours, theirs in pairs):
         return "against_us"
-    if _far_apart(max(theirs), min(ours), check.period_ratio):
+    if any(_far_apart(theirs, ours, ratio) for ours, theirs in pairs):
         return "favourable"
     return None
 
 
-def _far_apart(long: float, short: float, ratio: float) -> bool:
-    return short > 0 and long >= ratio * short and (short <= _SHORT_DAYS or long >= _LONG_DAYS)
+def _far_apart(long: Period, short: Period, ratio: float) -> bool:
+    """Whether `long` is far longer than `short`: by `ratio` and two weeks for the same kind
+    of breach, by `_KIND_RATIO` and to an extreme for different kinds."""
+    (days, kinds), (other_days, other_kinds) = long, short
+    if other_days <= 0:
+        return False
+    if kinds == other_kinds:
+        return days >= ratio * other_days and days - other_days >= _SAME_KIND_GAP
+    return days >= _KIND_RATIO * other_days and (other_days <= _SHORT_DAYS or days >= _LONG_DAYS)
 
 
 def _document_periods(
@@ -259,7 +274,7 @@ def _document_periods(
     roles: PartyRoles,
     payer: tuple[str, str] | None,
     places: dict[str, Side],
-) -> dict[str, tuple[float, ...]]:
+) -> dict[str, tuple[Period, ...]]:
     """The periods of `check`'s term anywhere in the contract, by the side ('us', 'them') that
     alone holds it there. Read once per contract, check and party."""
     key = (id(structure), id(check), roles, payer, tuple(sorted(places.items())))
@@ -267,14 +282,15 @@ def _document_periods(
     if hit is not None and hit[0] is structure and hit[1] is check:
         return hit[2]
     patterns = [_compile(p) for p in check.patterns]
-    found: dict[str, list[float]] = {}
+    found: dict[str, list[Period]] = {}
     for sentence in _document_sentences(structure):
         if not any(p.search(_plain(sentence)) for p in patterns):
             continue
         holders = {side for side, _ in _holders(check, sentence, roles, payer, places) or ()}
         days = _period_days(sentence)
         if days and len(holders) == 1 and holders <= {"us", "them"}:
-            found.setdefault(next(iter(holders)), []).append(days)
+            kinds = frozenset(_grounds(check, sentence))
+            found.setdefault(next(iter(holders)), []).append((days, kinds))
     periods = {side: tuple(values) for side, values in found.items()}
     if len(_PERIODS) >= 512:
         _PERIODS.clear()
@@ -283,7 +299,7 @@ def _document_periods(
 
 
 _PERIODS: dict[
-    tuple[object, ...], tuple[DocumentStructure, PartyCheck, dict[str, tuple[float, ...]]]
+    tuple[object, ...], tuple[DocumentStructure, PartyCheck, dict[str, tuple[Period, ...]]]
 ] = {}
 """Periods of a term across a contract, by (contract, check, party)."""
 

@@ -120,7 +120,7 @@ BREADTH = (
     r"|\bregardless of\b|\bwhether or not\b|\bhowsoever\b|\bperpetual\b|\birrevocabl"
     r"|\bimmediately\b|\bfor any purpose\b|\bunlimited\b"
     r"|\bin (?:all|every|any) circumstances?\b|\bunder any circumstances\b|\bfor whatever reason\b"
-    r"|\beven (?:if|where|when|though)\b|\bwhatsoever\b"
+    r"|\beven (?:if|where|when|though)\b|\bwhatsoever\b|\bnon-?cancell?able\b"
     r"|\bnot (?:be )?subject to any (?:\w+ )?(?:limit|limitation|cap)\b|\bwithout limit\b"
     r"|任何时候|随时|无需|任何原因|无论|不论|永久|不可撤销|立即|不承担任何责任|不设上限"
     r"|任何情况|何种原因|任何(?:一次)?违约(?:情形|行为)"
