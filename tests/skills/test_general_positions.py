@@ -1216,3 +1216,25 @@ def test_the_party_invoiced_pays_where_no_sentence_says_who_pays() -> None:
         document_id="c",
     )
     assert payer_of(structure, party_roles(structure, "Charity Tunes")) == ("them", "Sponsor")
+
+
+def test_notice_to_end_the_contract_months_for_us_days_for_them_is_one_sided() -> None:
+    text = (
+        'AFFILIATE\n\nThis Agreement is made between Bracken Retail Ltd ("Merchant") and Tideline '
+        'Media Ltd ("Publisher").\n\n12. Termination\n12.1 The Publisher may terminate this '
+        "Agreement at any time by giving the Merchant thirty (30) days' written notice.\n12.2 The "
+        "Merchant may not terminate this Agreement during the Initial Term, and may terminate it "
+        "after the Initial Term only by giving six (6) months' written notice.\n"
+    )
+    for clause_id in ("12.1", "12.2"):
+        _burdens_only(text, clause_id, "Merchant", "Publisher", "asymmetric_notice_period")
+    even = text.replace("six (6) months'", "thirty (30) days'")
+    for clause_id in ("12.1", "12.2"):
+        assert "asymmetric_notice_period" not in [
+            p for p, _ in _against(even, "Merchant", clause_id)
+        ]
+    zh = (
+        "加盟合同\n\n特许人：甲方（南京渔舟餐饮管理有限公司）\n被特许人：乙方（苏州明辉餐饮有限公司）\n\n"
+        "第九条 解除\n9.1 乙方可提前三十日书面通知甲方解除本合同。\n9.2 甲方可提前六个月书面通知乙方解除本合同。\n"
+    )
+    _burdens_only(zh, "9.2", "甲方", "乙方", "asymmetric_notice_period")

@@ -203,7 +203,7 @@ _PERIOD = re.compile(
     r"|\b[\w-]+\s+(?:\(\d+\)\s+)?(?:calendar\s+|business\s+|working\s+)?(?:hours?|days?|weeks?|months?)"
     r"(?:['’]s?)?\s+(?:prior\s+|advance\s+)?(?:written\s+)?notice\b"
     r"|(?:\d+|[一二两三四五六七八九十百]+)\s*(?:个)?(?:小时|日|天|工作日|周|月)内"
-    r"|(?:超过|满)\s*(?:\d+|[一二两三四五六七八九十百]+)\s*(?:个)?(?:日|天|工作日|周|月)",
+    r"|(?:超过|满|提前)\s*(?:\d+|[一二两三四五六七八九十百]+)\s*(?:个)?(?:日|天|工作日|周|月)",
     re.IGNORECASE,
 )
 """The period a term runs on: 'within ninety (90) days', "seven (7) days' written notice",
