@@ -181,3 +181,30 @@ def test_a_cap_the_other_side_alone_has_is_missing_for_us_whatever_our_role() ->
     # with no cap anywhere, a customer misses none
     none = "2.1 Each party is liable for its own breach."
     assert "limitation_of_liability" not in _missing_for("Orrin", none, _WARRANTED)
+
+
+def test_in_a_collaboration_a_party_whose_role_cannot_be_read_still_wants_a_cap() -> None:
+    """Neither side pays the other: the roles cannot be read. In a collaboration both perform,
+    so the missing cap is asked for; in a contract of no such kind it is not guessed."""
+    text = (
+        'COOPERATION AGREEMENT\n\nThis Agreement is made between ChipWorks Inc. ("ChipWorks") and '
+        'Unigroup Ltd ("Unigroup").\n\n1. Cooperation\n1.1 The parties shall share resources '
+        "and introduce customers to each other.\n1.2 Each party shall bear its own costs.\n"
+    )
+    structure = StructureParser().parse(text)
+    items = build_generic_checklist(structure)
+
+    def missing(kind: str | None) -> set[str]:
+        risks = missing_protections(
+            PLAYBOOK.positions,
+            items,
+            structure,
+            resolve_party(structure, "ChipWorks"),
+            "en",
+            topics_anywhere(structure),
+            kind,
+        )
+        return {r.position_id for r in risks}
+
+    assert "limitation_of_liability" in missing("collaboration")
+    assert "limitation_of_liability" not in missing("supply")

@@ -322,7 +322,7 @@ def missing_protections(
             # a protection owed to both sides alike is asked for whatever our role
             owed_anyway = (
                 one_way and position.present is not None and position.present.whatever_role
-            )
+            ) or (not ours and kind in position.protects_all_in_kinds)
             if ours is not None and not ours & wanted and not owed_anyway:
                 continue
             if ours is None:

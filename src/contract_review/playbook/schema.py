@@ -399,6 +399,12 @@ class Position(_Strict):
         description="Party roles a clause on this point protects ('supplier', 'buyer' …); its "
         "absence is a finding for them only. Empty: both sides.",
     )
+    protects_all_in_kinds: list[str] = Field(
+        default_factory=list,
+        description="Contract kinds in which the point protects every party, whatever `protects` "
+        "says ('collaboration': both sides perform, so both want a cap) — asked for when our "
+        "party's role cannot be read.",
+    )
     present: Presence | None = Field(
         None,
         description="With `missing`: the protection is there for us only where the contract "
