@@ -52,10 +52,10 @@ async def serious_risks(text: str, party: str, work: Path) -> list[str]:
     options = ReviewOptions(file=contract, domain="generic", party=party, approve="none", out=out)
     await start_review(options, settings=Settings(state_dir=work / "state"))
     result = ReviewResult.model_validate_json((out / "findings.json").read_text())
+    # a missing protection may quote where the contract gives it to the other side only
     return [
         f"{r.risk_level.value} {r.risk_type}"
-        for c in result.clauses
-        for r in c.findings.risks
+        for r in [r for c in result.clauses for r in c.findings.risks] + list(result.missing)
         if r.risk_level in SERIOUS and r.location is not None
     ]
 

@@ -208,3 +208,14 @@ def test_in_a_collaboration_a_party_whose_role_cannot_be_read_still_wants_a_cap(
 
     assert "limitation_of_liability" in missing("collaboration")
     assert "limitation_of_liability" not in missing("supply")
+
+
+def test_caps_stated_for_each_side_in_turn_protect_both() -> None:
+    """'The Architect's liability shall not exceed …, and the Owner's liability shall be limited
+    to the same amount': each part is read for its own party — nothing is one-way."""
+    both = (
+        "2.1 Castell's liability shall not exceed the fees paid in the twelve (12) months "
+        "preceding the claim, and Orrin's liability shall be limited to the same amount."
+    )
+    assert "limitation_of_liability" not in _missing_for("Orrin", both, _WARRANTED)
+    assert "limitation_of_liability" not in _missing_for("Castell", both, _WARRANTED)

@@ -317,10 +317,22 @@ def term_sides(
     for sentence in _document_sentences(structure):
         if not any(p.search(_plain(sentence)) for p in patterns):
             continue
-        holders = _holders(check, sentence, roles, payer, {})
-        if holders is not None:
-            sides.update({side for side, _ in holders} or {"both"})
+        # "The Architect's liability shall not exceed …, and the Owner's liability shall be
+        # limited to the same amount": each part that states the term is read for its holder
+        parts = [
+            part
+            for part in _JOINED.split(sentence)
+            if any(p.search(_plain(part)) for p in patterns)
+        ]
+        for part in parts if len(parts) > 1 else [sentence]:
+            holders = _holders(check, part, roles, payer, {})
+            if holders is not None:
+                sides.update({side for side, _ in holders} or {"both"})
     return frozenset(sides)
+
+
+_JOINED = re.compile(r",\s*(?:and|while|whereas|but)\s+|；|;|，(?:而|且|但)", re.IGNORECASE)
+"""Where a sentence joins two statements of a term, each for its own party."""
 
 
 def term_held_by(
