@@ -31,6 +31,7 @@ from contract_review.models import ClauseKind, DocumentStructure
 from contract_review.text import SEGMENT_END, ZH_SHORT_NAME, has_cjk, recital_headings
 
 __all__ = [
+    "AMOUNT_PAID_BY",
     "COUNTERPARTS",
     "GENERIC_LABELS",
     "NEUTRAL_WORDS",
@@ -1078,7 +1079,7 @@ def _paid_by_cues(structure: DocumentStructure, roles: PartyRoles) -> dict[tuple
                 if side not in ("us", "them"):
                     continue
                 before = sentence[max(0, at - 40) : at]
-                if _PAYER_CUE.search(before):
+                if _INVOICED.search(before) or AMOUNT_PAID_BY.search(before):
                     payer = (cast(Side, side), word)
                 elif _PAYEE_CUE.search(before):
                     other: Side = "them" if side == "us" else "us"
@@ -1090,17 +1091,15 @@ def _paid_by_cues(structure: DocumentStructure, roles: PartyRoles) -> dict[tuple
     return counts
 
 
-_PAYER_CUE = re.compile(
-    r"\b(?:(?:shall|will|may)\s+invoice|invoiced?\s+to"
-    r"|(?:fees?|price|sums?|amounts?|consideration|charges|royalt(?:y|ies))\s+(?:\w+\s+){0,2}?"
-    r"(?:paid|payable|owed|owing)\s+by)\s+(?:the\s+)?$",
-    re.IGNORECASE,
+_AMOUNT = (
+    r"\b(?:fees?|amounts?|sums?|charges|price|monies|moneys|consideration|royalt(?:y|ies))\s+"
+    r"(?:\w+\s+){0,3}?"
 )
-_PAYEE_CUE = re.compile(
-    r"\b(?:fees?|price|sums?|amounts?|consideration|charges|royalt(?:y|ies))\s+(?:\w+\s+){0,2}?"
-    r"(?:paid|payable|owed|owing|due)\s+to\s+(?:the\s+)?$",
-    re.IGNORECASE,
-)
+AMOUNT_PAID_BY = re.compile(_AMOUNT + r"(?:paid|payable|owed|owing)\s+by\s+(?:the\s+)?$", re.I)
+"""Words before a party that name it as the one paying an amount ('the Fees actually paid by
+(Client)'): it pays the price — and the amount may only measure a term, not be a cost of it."""
+_PAYEE_CUE = re.compile(_AMOUNT + r"(?:paid|payable|owed|owing|due)\s+to\s+(?:the\s+)?$", re.I)
+_INVOICED = re.compile(r"\b(?:(?:shall|will|may)\s+invoice|invoiced?\s+to)\s+(?:the\s+)?$", re.I)
 
 
 def role_actions(sentence: str) -> list[RoleAction]:

@@ -26,6 +26,7 @@ from contract_review.analysis.cache import parties_of, per_structure
 from contract_review.analysis.financial import analyse
 from contract_review.models import ClauseKind, DocumentStructure, RiskLevel
 from contract_review.parties import (
+    AMOUNT_PAID_BY,
     PartyRoles,
     Side,
     coordinated,
@@ -169,32 +170,68 @@ def _document_sides(
     places: dict[str, Side],
 ) -> dict[str, frozenset[str]]:
     """The sides that hold (or bear) `check`'s term anywhere in the contract ('us', 'them',
-    'both'), by the term's kind (`check.grounds`). Read once per contract, check and party."""
+    'both'), by the term's kind (`check.grounds`)."""
+    sides: dict[str, set[str]] = {}
+    for term in _document_terms(structure, check, roles, payer, places):
+        if check.kind == "their_right" and term.deemed_breach:
+            continue
+        for ground in term.grounds:
+            sides.setdefault(ground, set()).update(term.holders)
+    return {ground: frozenset(held) for ground, held in sides.items()}
+
+
+@dataclass(frozen=True)
+class _Stated:
+    """One sentence of the contract stating a check's term, as read for one party."""
+
+    holders: frozenset[Side]
+    grounds: tuple[str, ...]
+    days: float | None
+    """Its period (`PartyCheck.period_ratio` checks only)."""
+    deemed_breach: bool
+    """'an attempted termination … shall be deemed a breach': no right at all."""
+
+
+def _stating(structure: DocumentStructure, check: PartyCheck) -> list[str]:
+    """The contract's sentences that state `check`'s term (whoever holds it)."""
+    patterns = [_compile(p) for p in check.patterns]
+    return [
+        sentence
+        for sentence in _document_sentences(structure)
+        if any(p.search(_plain(sentence)) for p in patterns)
+    ]
+
+
+def _document_terms(
+    structure: DocumentStructure,
+    check: PartyCheck,
+    roles: PartyRoles,
+    payer: tuple[str, str] | None,
+    places: dict[str, Side],
+) -> tuple[_Stated, ...]:
+    """Every statement of `check`'s term in the contract, read once per contract, check and
+    party."""
     key = (id(structure), id(check), roles, payer, tuple(sorted(places.items())))
     hit = _LEDGER.get(key)
     if hit is not None and hit[0] is structure and hit[1] is check:
         return hit[2]
-    patterns = [_compile(p) for p in check.patterns]
-    sides: dict[str, set[str]] = {}
-    for sentence in _document_sentences(structure):
-        if not any(p.search(_plain(sentence)) for p in patterns):
-            continue
-        if check.kind == "their_right" and _DEEMED_BREACH.search(sentence):
-            continue
-        holders = {side for side, _ in _holders(check, sentence, roles, payer, places) or ()}
-        for ground in _grounds(check, sentence):
-            sides.setdefault(ground, set()).update(holders)
-    found = {ground: frozenset(held) for ground, held in sides.items()}
+    terms = tuple(
+        _Stated(
+            holders=frozenset(side for side, _ in _holders(check, s, roles, payer, places) or ()),
+            grounds=tuple(_grounds(check, s)),
+            days=_period_days(s) if check.period_ratio is not None else None,
+            deemed_breach=bool(_DEEMED_BREACH.search(s)),
+        )
+        for s in _stating(structure, check)
+    )
     if len(_LEDGER) >= 512:
         _LEDGER.clear()
-    _LEDGER[key] = (structure, check, found)
-    return found
+    _LEDGER[key] = (structure, check, terms)
+    return terms
 
 
-_LEDGER: dict[
-    tuple[object, ...], tuple[DocumentStructure, PartyCheck, dict[str, frozenset[str]]]
-] = {}
-"""Sides holding a term across a contract, by (contract, check, party); the objects kept so a
+_LEDGER: dict[tuple[object, ...], tuple[DocumentStructure, PartyCheck, tuple[_Stated, ...]]] = {}
+"""Statements of a term across a contract, by (contract, check, party); the objects kept so a
 reused id is told apart."""
 
 
@@ -276,32 +313,13 @@ def _document_periods(
     places: dict[str, Side],
 ) -> dict[str, tuple[Period, ...]]:
     """The periods of `check`'s term anywhere in the contract, by the side ('us', 'them') that
-    alone holds it there. Read once per contract, check and party."""
-    key = (id(structure), id(check), roles, payer, tuple(sorted(places.items())))
-    hit = _PERIODS.get(key)
-    if hit is not None and hit[0] is structure and hit[1] is check:
-        return hit[2]
-    patterns = [_compile(p) for p in check.patterns]
+    alone holds it there."""
     found: dict[str, list[Period]] = {}
-    for sentence in _document_sentences(structure):
-        if not any(p.search(_plain(sentence)) for p in patterns):
-            continue
-        holders = {side for side, _ in _holders(check, sentence, roles, payer, places) or ()}
-        days = _period_days(sentence)
-        if days and len(holders) == 1 and holders <= {"us", "them"}:
-            kinds = frozenset(_grounds(check, sentence))
-            found.setdefault(next(iter(holders)), []).append((days, kinds))
-    periods = {side: tuple(values) for side, values in found.items()}
-    if len(_PERIODS) >= 512:
-        _PERIODS.clear()
-    _PERIODS[key] = (structure, check, periods)
-    return periods
-
-
-_PERIODS: dict[
-    tuple[object, ...], tuple[DocumentStructure, PartyCheck, dict[str, tuple[Period, ...]]]
-] = {}
-"""Periods of a term across a contract, by (contract, check, party)."""
+    for term in _document_terms(structure, check, roles, payer, places):
+        if term.days and len(term.holders) == 1 and term.holders <= {"us", "them"}:
+            (side,) = term.holders
+            found.setdefault(side, []).append((term.days, frozenset(term.grounds)))
+    return {side: tuple(values) for side, values in found.items()}
 
 
 def term_sides(
@@ -314,9 +332,7 @@ def term_sides(
     patterns = [_compile(p) for p in check.patterns]
     payer = payer_of(structure, roles)
     sides: set[str] = set()
-    for sentence in _document_sentences(structure):
-        if not any(p.search(_plain(sentence)) for p in patterns):
-            continue
+    for sentence in _stating(structure, check):
         # "The Architect's liability shall not exceed …, and the Owner's liability shall be
         # limited to the same amount": each part that states the term is read for its holder
         parts = [
@@ -574,7 +590,8 @@ def _named_at_term(check: PartyCheck, sentence: str, roles: PartyRoles) -> list[
             (side, w)
             for at, side, w in mentions
             if _BORNE_BY.search(sentence, max(0, at - 40), at)
-            and not _AMOUNT_PAID.search(sentence, max(0, at - 60), at)
+            # not an amount the term is measured by ('exceed the Fees actually paid by Client')
+            and not AMOUNT_PAID_BY.search(sentence, max(0, at - 60), at)
         ]
         if bearer:
             return bearer[:1]
@@ -600,13 +617,6 @@ _BORNE_BY = re.compile(
     re.IGNORECASE,
 )
 """Where a sentence without a modal names the party that bears a cost."""
-_AMOUNT_PAID = re.compile(
-    r"\b(?:fees|amounts?|sums?|charges|price|monies|moneys|consideration|royalt(?:y|ies))\s+"
-    r"(?:\w+\s+){0,3}?(?:paid|payable|owed)\s+by\s+(?:the\s+)?$",
-    re.IGNORECASE,
-)
-"""'the Fees actually paid by Client': an amount a term is measured by, not a cost its payer
-bears ('shall in no event exceed the Fees actually paid by Client')."""
 _GIVEN_TO = re.compile(r"(?:\b(?:to|for|towards)\s+(?:the\s+)?|向|给)$", re.IGNORECASE)
 
 

@@ -23,7 +23,7 @@ from contract_review.models import (
     TextLocation,
 )
 from contract_review.parties import OurSide, PartyRoles, Side, party_roles, payer_of
-from contract_review.playbook import Position
+from contract_review.playbook import Position, Presence
 from contract_review.skills.risks import SEVERITY_ORDER, anchor_quote, location_in, risk_id
 from contract_review.text import has_cjk
 from contract_review.text.matching import spelled_in_tags
@@ -314,8 +314,8 @@ def missing_protections(
                 "both",
             }:
                 continue  # the contract gives it to our side
-            location = _held_by_other(structure, position, roles)
-        one_way = location is not None and position.present is not None
+            location = _held_by_other(structure, position.present, roles)
+        one_way = location is not None  # there, but for the other side only
         burdens = ""
         if position.protects:
             wanted = set(position.protects)
@@ -365,13 +365,12 @@ def missing_protections(
 
 
 def _held_by_other(
-    structure: DocumentStructure, position: Position, roles: PartyRoles
+    structure: DocumentStructure, present: Presence, roles: PartyRoles
 ) -> TextLocation | None:
     """Where the contract gives the other side the protection ours lacks (the cap on their
     liability alone), quoted verbatim: the missing protection points at it."""
-    assert position.present is not None
-    other: Side = "them" if position.present.holder == "us" else "us"
-    at = term_held_by(structure, position.present.check, roles, other)
+    other: Side = "them" if present.holder == "us" else "us"
+    at = term_held_by(structure, present.check, roles, other)
     clause = structure.get_clause(at[0]) if at is not None else None
     anchored = anchor_quote(clause.text, at[1]) if clause is not None and at is not None else None
     return location_in(clause, *anchored) if clause is not None and anchored else None
