@@ -219,3 +219,62 @@ def test_the_web_keeps_each_keys_remembered_playbooks(tmp_path: Path) -> None:
         assert any(WORDING.rstrip(".") in d["proposed_text"] for d in proposals)
     stored = tmp_path / "state" / "web" / "playbooks" / "alice" / "Client X.yaml"
     assert yaml.safe_load(stored.read_text(encoding="utf-8"))["positions"][0]["remembered"]
+
+
+@pytest.mark.parametrize(
+    "feedback",
+    [
+        "Acceptable as drafted: the client can live with one increase a year.",
+        "可以接受，无需修改。",
+    ],
+)
+def test_a_rejection_that_accepts_the_wording_is_remembered_as_acceptance(
+    tmp_path: Path, feedback: str
+) -> None:
+    """Before, the acceptance was kept as a rejection and the next review proposed the same
+    redline again."""
+    first = tmp_path / "o1"
+    done = run_cli(tmp_path, "review", str(SUPPLY), "--party", "Buyer", "--approve", "none",
+                   "--out", str(first))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    price = next(d for d in _diffs(first) if d["position_id"] == "one_sided_price_change")
+    decisions = [{"diff_id": price["diff_id"], "decision": "reject", "feedback": feedback}]
+    file = tmp_path / "decisions.json"
+    file.write_text(json.dumps(decisions), encoding="utf-8")
+    memory = tmp_path / "client-y.yaml"
+    done = run_cli(tmp_path, "approve", _task(tmp_path), "--decisions", str(file),
+                   "--remember", str(memory))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    (kept,) = load_playbook(memory).positions
+    assert kept.remembered is not None
+    assert kept.remembered.decision == "accept"
+    assert kept.redline is None or kept.redline.en != price["original_text"]
+
+    second = tmp_path / "o2"
+    done = run_cli(tmp_path, "review", str(SUPPLY), "--party", "Buyer", "--approve", "all",
+                   "--criteria", str(memory), "--out", str(second))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert not [d for d in _diffs(second) if d["position_id"] == "one_sided_price_change"]
+    data = json.loads((second / "findings.json").read_text(encoding="utf-8"))
+    (risk,) = [
+        r
+        for c in data["clauses"]
+        for r in c["findings"]["risks"]
+        if r.get("position_id") == "one_sided_price_change"
+    ]
+    assert risk["risk_level"] == "low"
+    assert "accepted before" in risk["description"]
+
+
+def test_a_rejection_that_asks_for_a_change_stays_a_rejection(tmp_path: Path) -> None:
+    from contract_review.models import ApprovalRequest, DocumentDiff
+    from contract_review.playbook.memory import accepts_wording
+
+    diff = DocumentDiff(
+        diff_id="d", clause_id="3", action_type="replace", original_text="60", proposed_text="30"
+    )
+    for text in ("Not acceptable: cap it at 12 months.", "不能接受，请改为30天", "Make it 45 days"):
+        request = ApprovalRequest(diff_id="d", decision="reject", feedback=text)
+        assert not accepts_wording(request, diff), text
+    kept = ApprovalRequest(diff_id="d", decision="approve", user_modified_text=" 60 ")
+    assert accepts_wording(kept, diff)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from enum import StrEnum
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
 
@@ -209,6 +210,20 @@ class DocumentStructure(_Model):
 
     # Lookup cache; excluded from equality and serialisation.
     _index: dict[str, ClauseNode] | None = PrivateAttr(default=None)
+    _basis: DocumentStructure | None = PrivateAttr(default=None)
+
+    @property
+    def basis(self) -> DocumentStructure:
+        """The structure whose document-wide facts this one shares (parties, kind,
+        definitions, the statements of each term across the contract): the one it was amended
+        from when a change to one clause is verified, else itself."""
+        return self._basis if self._basis is not None else self
+
+    def amended_from(self, original: DocumentStructure) -> None:
+        """Mark this structure as `original` with one clause changed: it shares the
+        original's document-wide facts instead of reading the whole contract again."""
+        self._index = None  # a copy's clause index would name the old nodes
+        self._basis = original.basis
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, DocumentStructure):
@@ -309,6 +324,19 @@ class RiskPoint(_Model):
         description="The party the term burdens, in a neutral review ('' when we act for a "
         "party: the risk is ours).",
     )
+    measured: float | None = Field(
+        None,
+        description="The number the risk measured, when it measured one (days, % a year, "
+        "months of fees…): how a change is seen to move the term.",
+    )
+    worse: Literal["higher", "lower"] | None = Field(
+        None, description="Which way of `measured` hurts us (None when nothing was measured)."
+    )
+    target: float | None = Field(
+        None,
+        description="The number our position asks for instead of `measured`, in its unit (the "
+        "playbook's standard, the market's nearest edge); None when there is none.",
+    )
     source_skills: list[str] = Field(
         default_factory=list, description="Skills whose output produced this risk."
     )
@@ -359,6 +387,12 @@ class DocumentDiff(_Model):
     feedback: str = Field("", description="The reviewer's feedback given with the decision.")
     edited: bool = Field(
         False, description="Whether proposed_text is the reviewer's own wording (an edit)."
+    )
+    for_lawyer: bool = Field(
+        False,
+        description="Proposed for a lawyer to decide, never approved unattended: it strikes a "
+        "whole term whose words show no right of the other side (a blank to fill is also "
+        "never approved unattended).",
     )
     decided_by: str = Field("", description="Who decided (the reviewer's name); '' if undecided.")
     decided_at: str | None = Field(None, description="When it was decided (ISO 8601, UTC).")

@@ -590,6 +590,7 @@ def party_roles(structure: DocumentStructure | None, our_party: str) -> PartyRol
     Results are cached for the last few (structure, our_party) pairs: skills call this for
     every clause of the same contract.
     """
+    structure = structure.basis if structure is not None else None  # see DocumentStructure
     key = (id(structure), our_party)
     with _CACHE_LOCK:
         hit = _CACHE.get(key)
@@ -1000,6 +1001,7 @@ def payer_of(structure: DocumentStructure | None, roles: PartyRoles) -> tuple[Si
     Cached for the last few (structure, roles) pairs: skills ask it for every clause."""
     if structure is None:
         return None
+    structure = structure.basis  # a contract amended for verification: its original's
     key = (id(structure), roles)
     with _CACHE_LOCK:
         hit = _PAYER_CACHE.get(key)
@@ -1241,6 +1243,7 @@ def party_places(structure: DocumentStructure | None, roles: PartyRoles) -> dict
     in the same city share it, and it is nobody's home ground)."""
     if structure is None:
         return {}
+    structure = structure.basis  # a contract amended for verification: its original's
     key = (id(structure), roles)
     with _CACHE_LOCK:
         hit = _PLACES_CACHE.get(key)

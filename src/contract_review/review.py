@@ -90,6 +90,7 @@ __all__ = [
     "list_tasks",
     "load_manifest",
     "pending_redlines",
+    "prepared_run",
     "record_decisions",
     "resume_review",
     "review_positions",
@@ -824,6 +825,25 @@ def review_positions(options: ReviewOptions) -> list[Position]:
     the user's playbook over them), for showing its issues after the run: titles, why, our
     position, fallback — the same the run prepared."""
     return positions_in_force(require_plugin(options.domain), options.criteria, options.subtype)
+
+
+def prepared_run(options: ReviewOptions, settings: Settings | None = None) -> RunContext:
+    """The run context a review with `options` works in (documents read, our side resolved,
+    the playbook in force, the skills), without running it: for checking a finished review's
+    findings again (`bench/redline_check.py`). Bad options fail as `start_review` fails."""
+    settings = settings or get_settings()
+    options.check()
+    docs = _documents(options)
+    side = _our_side(options, docs)
+    manifest = TaskManifest(
+        task_id=new_task_id(), created_at=datetime.now(UTC).isoformat(), options=options
+    )
+    return RunContext(
+        facts=_facts(manifest, docs, side),
+        dispatcher=create_dispatcher(settings),
+        settings=settings,
+        plugin=require_plugin(options.domain),
+    )
 
 
 def _party_named(side: OurSide) -> str:

@@ -37,6 +37,7 @@ from functools import lru_cache
 
 from contract_review.analysis.cache import per_structure
 from contract_review.analysis.comments import cap_first, change_text, redline_comment, short
+from contract_review.analysis.positions import number_at
 from contract_review.errors import SkillError
 from contract_review.models import (
     ActionType,
@@ -47,7 +48,13 @@ from contract_review.models import (
     RiskPoint,
     TextLocation,
 )
-from contract_review.parties import GENERIC_LABELS, PartyRoles, party_actions, role_key
+from contract_review.parties import (
+    GENERIC_LABELS,
+    PartyRoles,
+    party_actions,
+    party_mentions,
+    role_key,
+)
 from contract_review.playbook import NumberCheck, Position
 from contract_review.playbook.measure import annual_rate as _annual_rate
 from contract_review.text import HAN
@@ -126,6 +133,10 @@ _PCT_RE = re.compile(
     rf"(?<![\d.])(?P<n>\d+(?:\.\d+)?)\s*(?:%|％|per\s?cent\b|percent\b)|百分之(?P<cn>\d+(?:\.\d+)?|{_CN_NUM}{{1,4}})",
     re.I,
 )
+_PCT_FRACTION = re.compile(
+    r"(?<![\d.])(?:(?P<w>\d+)\s+)?(?P<a>\d+)\s*/\s*(?P<b>\d+)\s*(?:%|％|per\s?cent\b|percent\b)",
+    re.I,
+)
 _PCT_CAP_CTX = re.compile(
     r"total|aggregate|reach|maximum|up to|not exceed|limit|\bcap|累计|总额|不超过|最高|上限"
 )
@@ -183,8 +194,12 @@ _DISCRETION_ZH = (
 # Risk wording → topic rules.
 _KW_CAP = re.compile(
     r"uncapped|unlimited|no (?:cap|limit|maximum)|not capped|without (?:a )?(?:limit|cap)|"
-    r"\bcap\b|liability limit|limitation of liability|maximum|上限|封顶|无限|限额"
+    r"cap[_ ]removed|(?:removes?|deletes?) the cap|not subject to any (?:cap|limit|maximum)|"
+    r"open[- ]ended liability|无上限|不设上限|未设上限|没有上限|无限责任|无限|不封顶"
 )
+"""Risks saying a liability has no cap — the one a cap sentence answers. A cap too low, an
+indemnity inside the cap or a statutory cap on retention is no such risk: capping our own
+liability does not answer it."""
 _KW_TRANSFER = re.compile(
     r"regardless|whatever the cause|any cause|howsoever|irrespective|risk transfer|fault|"
     r"无论|不论|任何原因|风险转移|过错"
@@ -331,6 +346,8 @@ class _Ctx:
     """The playbook position the risk was measured against, if any."""
     roles: PartyRoles | None = None
     """Our party and theirs, resolved against the contract (position redlines need them)."""
+    measured: tuple[float, float] | None = None
+    """(the number the risk measured, the number our position asks for), when it says."""
 
     @property
     def quote(self) -> str:
@@ -809,6 +826,8 @@ def _s_reasonable(ctx: _Ctx) -> _Proposal | None:
         if m is None:
             continue
         s, e = ctx.qs + m.start(), ctx.qs + m.end()
+        if _actor(ctx, s, ("right", "obligation", "exempt")) == "us":
+            return None  # our own discretion ('eDiets may, in its sole discretion, …') stays
         if s == e:  # pure insertion point (e.g. before 认为必要时)
             return _Proposal(RedlineStrategy.REASONABLENESS, _Edit(s, e, new), "reasonable")
         alts = (_phrase_delete(ctx.text, s, e, ctx.zh),) if new != "合理" else ()
@@ -891,7 +910,15 @@ def _durations(text: str, lo: int, hi: int, zh: bool) -> list[_Num]:
 
 def _percentages(text: str, lo: int, hi: int) -> list[_Num]:
     out: list[_Num] = []
+    # '1 1/2%' is one number, 1.5: its parts are never edited alone
+    for m in _PCT_FRACTION.finditer(text[lo:hi]):
+        den = float(m.group("b"))
+        if den:
+            mixed = float(m.group("a")) / den + (float(m.group("w")) if m.group("w") else 0.0)
+            out.append(_Num(lo + m.start(), lo + m.end("b"), mixed, "digits", "%", lo + m.end()))
     for m in _PCT_RE.finditer(text[lo:hi]):
+        if any(n.start <= lo + m.start() < n.phrase_end for n in out):
+            continue
         group = "n" if m.group("n") else "cn"
         raw = m.group(group)
         value = _number(raw)
@@ -1002,17 +1029,71 @@ def _s_period(ctx: _Ctx) -> _Proposal | None:
     if direction is None:
         return None
     for num in nums:
-        if num.unit != "day":
+        if num.unit != "day" or not _ours_to_move(ctx, num, direction):
             continue
         goal = _period_goal(num.value, default, direction)
         if goal is not None:
+            related = _related(ctx, num, goal)
+            with _CLAUSE_CACHE_LOCK:
+                same = _durations_by_value(ctx.text, ctx.heading_end, ctx.zh).get(
+                    (num.value, num.unit), []
+                )
             return _Proposal(
                 RedlineStrategy.PERIOD,
                 _num_edit(ctx, num, goal),
                 f"period_{direction}",
-                related=_related(ctx, num, goal),
+                alternatives=_together(ctx, [num, *same], goal),
+                related=related,
             )
     return None
+
+
+_SENTENCE_START = re.compile(r"(?:[.。]\s+(?=[A-Z(\"“])|[。；]|\n\s*\n)")
+_BY_PARTY = re.compile(r"\bby\s+(?:the\s+)?$|由$", re.I)
+
+
+def _actor(ctx: _Ctx, at: int, kinds: tuple[str, ...]) -> str | None:
+    """'us' or 'them': the party whose duty (or right, per `kinds`) nearest before `at` in its
+    sentence — a list's lead-in included ('EFS shall provide: … (b) its audited accounts within
+    thirty (30) days') — the words at `at` belong to; also the agent of a passive ('shall be
+    permitted by Licensee'). None when the words name no one."""
+    if ctx.roles is None:
+        return None
+    starts = [m.end() for m in _SENTENCE_START.finditer(ctx.text, 0, at)]
+    segment = ctx.text[starts[-1] if starts else 0 : at]
+    sides = [
+        (a.start, str(a.side))
+        for a in party_actions(segment, ctx.roles)
+        if a.side in ("us", "them") and a.kind in kinds
+    ]
+    mentions = party_mentions(segment, ctx.roles)
+    sides += [
+        (pos, str(side))
+        for pos, side, _ in mentions
+        if side in ("us", "them") and _BY_PARTY.search(segment[max(0, pos - 8) : pos])
+    ]
+    if not sides and mentions:
+        # the party the sentence opens with ('乙方主张…的，应自…28天内通知', 'If the Contractor
+        # considers …, it shall …'): its subject, the modal far behind
+        pos, side, _ = mentions[0]
+        lead = re.sub(
+            r"^[\s(（]*(?:[0-9a-zA-Z.]{1,6}[.)）]\s*)?(?:if|where|when|如|若)?\s*",
+            "",
+            segment[:pos],
+            flags=re.I,
+        )
+        if side in ("us", "them") and not lead.strip(' \t"“the').strip():
+            sides.append((pos, str(side)))
+    return max(sides)[1] if sides else None
+
+
+def _ours_to_move(ctx: _Ctx, num: _Num, direction: str) -> bool:
+    """Whether moving the period `direction` helps us, given who must act within it: more time
+    for us, less for them ('any such audit shall be permitted by Licensee within 30 days' is
+    the other side's time when we act for the Licensor: lengthening it hurts us). A period no
+    one is named to act within moves as the risk asks."""
+    acting = _actor(ctx, num.start, ("obligation",))
+    return acting is None or (acting == "us") == (direction == "up")
 
 
 def _period_goal(value: float, default: float | None, direction: str) -> float | None:
@@ -1032,6 +1113,26 @@ def _pick_source(nums: list[_Num], target: float, inst_nums: list[float]) -> _Nu
             if num.value == src:
                 return num
     return next((n for n in nums if n.value != target), None)
+
+
+def _together(ctx: _Ctx, nums: list[_Num], value: float) -> tuple[_Edit, ...]:
+    """One edit setting every one of `nums` (the same term written more than once in the
+    clause: '5% of each payment, up to 5% of the price') to `value`; () for fewer than two."""
+    nums = sorted({n.start: n for n in nums}.values(), key=lambda n: n.start)
+    if len(nums) < 2:
+        return ()
+    pieces, last = [], nums[0].start
+    for n in nums:
+        pieces += [ctx.text[last : n.start], _render(n, value, ctx.text[n.start : n.end])]
+        last = n.end
+    return (_Edit(nums[0].start, last, "".join(pieces)),)
+
+
+def _same_percentages(ctx: _Ctx, chosen: _Num) -> list[_Num]:
+    """The percentages of the clause (past its heading) written with `chosen`'s value."""
+    return [
+        n for n in _percentages(ctx.text, ctx.heading_end, len(ctx.text)) if n.value == chosen.value
+    ]
 
 
 def _related(ctx: _Ctx, chosen: _Num, value: float) -> tuple[_Edit, ...]:
@@ -1080,7 +1181,10 @@ def _s_percentage(ctx: _Ctx) -> _Proposal | None:
             RedlineStrategy.PERCENTAGE,
             _num_edit(ctx, chosen, target),
             "pct_down" if target < chosen.value else "pct_up",
-            alternatives=tuple(_num_edit(ctx, n, target) for n in cands if n is not chosen),
+            alternatives=(
+                *(_num_edit(ctx, n, target) for n in cands if n is not chosen),
+                *_together(ctx, _same_percentages(ctx, chosen), target),
+            ),
             uses_instruction=True,
         )
     if rule is None:
@@ -1102,7 +1206,10 @@ def _s_percentage(ctx: _Ctx) -> _Proposal | None:
         RedlineStrategy.PERCENTAGE,
         _num_edit(ctx, chosen, default),
         f"pct_{direction}",
-        alternatives=tuple(_num_edit(ctx, n, default) for n in cands if n is not chosen),
+        alternatives=(
+            *(_num_edit(ctx, n, default) for n in cands if n is not chosen),
+            *_together(ctx, _same_percentages(ctx, chosen), default),
+        ),
     )
 
 
@@ -1165,7 +1272,12 @@ def _s_position(ctx: _Ctx) -> _Proposal | None:
 
 
 def _position_mutual(ctx: _Ctx) -> _Proposal | None:
-    """'The Supplier may terminate …' → 'Either party may terminate …' (乙方有权 → 任何一方有权)."""
+    """'The Supplier may terminate … by notice to the Buyer' → 'Either party may terminate …
+    by notice to the other party' (乙方有权…通知甲方 → 任何一方有权…通知对方).
+
+    The rest of the sentence must follow: each party it still names becomes 'the other
+    party' (对方). A sentence in which another party is the subject of a duty or right ('… and
+    the Buyer shall pay the fees to that date') cannot be made mutual by words: no change."""
     if ctx.roles is None:
         return None
     theirs = [
@@ -1180,13 +1292,46 @@ def _position_mutual(ctx: _Ctx) -> _Proposal | None:
     article = re.search(r"\b(?:the|The|THE)\s+$", ctx.text[max(0, s - 5) : s])
     if article is not None:
         s -= len(article.group())
+    stop = _sentence_end(ctx.text, e, ctx.zh)
+    rest = ctx.text[e:stop]
+    if any(a.start > 0 for a in party_actions(rest, ctx.roles)):
+        return None
     if ctx.zh:
-        new = "任何一方"
+        new, other = "任何一方", "对方"
     else:
         before = _LEADING_NUMBER.sub("", ctx.text[ctx.qs : s], count=1).strip()
         start_of_sentence = not before or before[-1] in ".;:"
-        new = "Either party" if start_of_sentence else "either party"
-    return _Proposal(RedlineStrategy.POSITION, _Edit(s, e, new, minimize=False), "mutual")
+        new, other = ("Either party" if start_of_sentence else "either party"), "the other party"
+    named = [(at, side, word) for at, side, word in party_mentions(rest, ctx.roles)]
+    if any(side == "them" for _, side, _ in named):
+        return None  # the holder named again ('amounts owed IBM by MSL'): no words fit both
+    mentions = [(at, word) for at, side, word in named if side == "us"]
+    object_of = re.compile(
+        r"(?:\b(?:to|by|from|with|against|upon|on|of|for)\s+(?:the\s+)?|[向给对与])$", re.I
+    )
+    if any(not object_of.search(rest[max(0, at - 12) : at]) for at, _ in mentions):
+        return None  # named otherwise than as the one notified or paid ('key MSL staff')
+    if not mentions:
+        return _Proposal(RedlineStrategy.POSITION, _Edit(s, e, new, minimize=False), "mutual")
+    pieces, last = [new], 0
+    for at, word in mentions:
+        lead = at
+        if not ctx.zh:
+            article = re.search(r"\b(?:the|The)\s+$", rest[max(0, at - 5) : at])
+            lead = at - len(article.group()) if article is not None else at
+        pieces += [rest[last:lead], other]
+        last = at + len(word)
+    end = e + last
+    return _Proposal(
+        RedlineStrategy.POSITION, _Edit(s, end, "".join(pieces), minimize=True), "mutual"
+    )
+
+
+def _sentence_end(text: str, pos: int, zh: bool) -> int:
+    """Where the sentence holding `pos` ends (its full stop, semicolon or line end)."""
+    stops = "。；;\n" if zh else ".;\n"
+    ends = [i for c in stops if (i := text.find(c, pos)) != -1]
+    return min(ends) if ends else len(text)
 
 
 def _position_delete(ctx: _Ctx) -> _Proposal | None:
@@ -1208,6 +1353,10 @@ def _position_number(ctx: _Ctx, check: NumberCheck) -> _Proposal | None:
         return _position_rate(ctx, target)
     days_per = {"day": 1.0, "working day": 1.0, "week": 7.0, "month": 30.0, "year": 365.0}
     nums = [n for n in _durations(ctx.text, ctx.qs, ctx.qe, ctx.zh) if n.unit in days_per]
+    # the number the check measured: the first at or after its term ('renews for 24 months
+    # unless notice is given 180 days before': the notice period, not the renewal term)
+    at = ctx.qs + number_at(check, ctx.quote)
+    nums = [n for n in nums if n.end > at] or nums
     if not nums:
         return None
     num = nums[0]
@@ -1257,6 +1406,44 @@ def _position_rate(ctx: _Ctx, annual: float) -> _Proposal | None:
     return _Proposal(RedlineStrategy.POSITION, _num_edit(ctx, num, value), "position")
 
 
+_UNIT_DAYS = {"day": 1.0, "working day": 1.4, "week": 7.0, "month": 30.0, "year": 365.0}
+
+
+def _s_measured(ctx: _Ctx) -> _Proposal | None:
+    """The number the risk measured set to the one our position asks for ('5% of the Purchase
+    Price' → '10%', 'within 14 days' → '28 days'): the number of the quote written with the
+    measured value, as such or in days."""
+    if ctx.measured is None:
+        return None
+    value, target = ctx.measured
+    for num in _percentages(ctx.text, ctx.qs, ctx.qe):
+        if abs(num.value - value) < 1e-6:
+            return _Proposal(
+                RedlineStrategy.POSITION,
+                _num_edit(ctx, num, target),
+                "pct_up" if target > value else "pct_down",
+            )
+    for num in _durations(ctx.text, ctx.qs, ctx.qe, ctx.zh):
+        per = _UNIT_DAYS.get(num.unit, 0.0)
+        if abs(num.value - value) < 1e-6:
+            goal = target  # measured in the term's own unit ('18 months')
+        elif per and abs(num.value * per - value) < 0.5:
+            goal = target / per  # measured in days ('two weeks' = 14)
+        else:
+            continue
+        goal = float(round(goal)) if goal >= 1 else goal
+        if goal == num.value:
+            continue
+        edit = _num_edit(ctx, num, goal)
+        unit = ctx.text[num.end : num.phrase_end]
+        if not ctx.zh and goal != 1 and re.search(r"(?:day|week|month|year)$", unit, re.I):
+            edit = _Edit(num.start, num.phrase_end, edit.text + unit + "s", minimize=False)
+        return _Proposal(
+            RedlineStrategy.POSITION, edit, "period_up" if goal > num.value else "period_down"
+        )
+    return None
+
+
 def _order(ctx: _Ctx) -> list[Strategy]:
     """Topic strategies to try: instruction signals, then risk keywords, then quote phrases."""
     order: list[Strategy] = []
@@ -1289,7 +1476,9 @@ def _order(ctx: _Ctx) -> list[Strategy]:
     return list(dict.fromkeys(order))
 
 
-def _choose(ctx: _Ctx, proposed_text: str | None) -> tuple[_Proposal, _Final] | None:
+def _choose(ctx: _Ctx, proposed_text: str | None) -> list[tuple[_Proposal, _Final]]:
+    """The drafts for the risk, best first: the reviewer's wording or instruction alone, else
+    what each strategy proposes in order (verification takes the first that passes)."""
     if proposed_text is not None:
         proposal = _Proposal(
             RedlineStrategy.PROPOSED_TEXT, _Edit(ctx.qs, ctx.qe, proposed_text), "instruction"
@@ -1297,7 +1486,7 @@ def _choose(ctx: _Ctx, proposed_text: str | None) -> tuple[_Proposal, _Final] | 
         final = _finalize(ctx, proposal.edit)
         if final is None:
             raise SkillError("proposed_text is identical to the quoted text: nothing to change")
-        return proposal, final
+        return [(proposal, final)]
     if ctx.instruction:
         for explicit in (_s_instruction_edit, _s_delete):
             proposal_or_none = explicit(ctx)
@@ -1305,15 +1494,16 @@ def _choose(ctx: _Ctx, proposed_text: str | None) -> tuple[_Proposal, _Final] | 
                 final = _finalize(ctx, proposal_or_none.edit)
                 if final is None:
                     raise SkillError("the instruction asks for no change to the clause text")
-                return proposal_or_none, final
-    for strategy in [_s_position, *_order(ctx)]:
+                return [(proposal_or_none, final)]
+    drafts: list[tuple[_Proposal, _Final]] = []
+    for strategy in [_s_position, _s_measured, *_order(ctx)]:
         got = strategy(ctx)
         if got is None:
             continue
         final = _finalize(ctx, got.edit)
-        if final is not None:
-            return got, final
-    return None
+        if final is not None and final not in [f for _, f in drafts]:
+            drafts.append((got, final))
+    return drafts
 
 
 # --------------------------------------------------------------------------------------------
@@ -1360,11 +1550,21 @@ def draft_redline(
         # a neutral review has no side to move a term toward
         position=position if risk.position_id and not risk.burdens else None,
         roles=roles,
+        measured=(
+            (risk.measured, risk.target)
+            if risk.measured is not None and risk.target is not None and not risk.burdens
+            else None
+        ),
     )
     if fuzzy:
         ctx.notes.append("the quote matched the clause only when whitespace is ignored")
-    chosen = _choose(ctx, proposed_text)
-    proposal, final = chosen if chosen else (None, None)
+    if position is not None and position.accepts(ctx.quote) and proposed_text is None:
+        # the client accepted these words in an earlier review: nothing to propose
+        ctx.notes.append("the wording was accepted in an earlier review: no change proposed")
+        drafts: list[tuple[_Proposal, _Final]] = []
+    else:
+        drafts = _choose(ctx, proposed_text)
+    proposal, final = drafts[0] if drafts else (None, None)
     if ctx.instruction and not (
         proposal
         and (proposal.uses_instruction or proposal.strategy is RedlineStrategy.PROPOSED_TEXT)
@@ -1376,27 +1576,37 @@ def draft_redline(
             else "the instruction was not needed by the rule used"
         )
     comment_zh = _comment_zh(language, zh)
-    comment = redline_comment(
-        risk,
-        zh=comment_zh,
-        us=_us(ctx, comment_zh),
-        benefit=proposal.benefit if proposal else "none",
-        change=(
-            change_text(
-                final.action, final.original, final.proposed, proposal.edit.display, comment_zh
-            )
-            if final is not None and proposal is not None
-            else None
-        ),
-        instruction=ctx.instruction,
-        position=position,
-        stance=ctx.position,
+
+    def comment_on(benefit: str, final: _Final | None, display: tuple[str, str] | None) -> str:
+        change = None
+        if final is not None:
+            change = change_text(final.action, final.original, final.proposed, display, comment_zh)
+        return redline_comment(
+            risk,
+            zh=comment_zh,
+            us=_us(ctx, comment_zh),
+            benefit=benefit,
+            change=change,
+            instruction=ctx.instruction,
+            position=position,
+            stance=ctx.position,
+        )
+
+    comment = comment_on(
+        proposal.benefit if proposal else "none", final, proposal.edit.display if proposal else None
     )
-    diff = alternatives = related = None
+    diff = None
+    alternatives: list[DocumentDiff] = []
+    related: list[DocumentDiff] = []
     if proposal is not None and final is not None:
         diff = _to_diff(ctx, final, risk, comment, risk.risk_level)
-        alternatives = _extra(ctx, proposal.alternatives, risk, comment, {diff.diff_id})
-        related = _extra(ctx, proposal.related, risk, comment, {diff.diff_id})
+        seen = {diff.diff_id}
+        related = _extra(ctx, proposal.related, risk, seen, comment_on, proposal.benefit)
+        # other drafts for the same risk, in order, for verification to fall back on
+        alternatives = _extra(ctx, proposal.alternatives, risk, seen, comment_on, proposal.benefit)
+        for other, _ in drafts[1:]:
+            edits = (other.edit, *other.alternatives)
+            alternatives += _extra(ctx, edits, risk, seen, comment_on, other.benefit)
     return Redline(
         strategy=proposal.strategy if proposal else RedlineStrategy.COMMENT_ONLY,
         diff=diff,
@@ -1425,14 +1635,21 @@ def _us(ctx: _Ctx, zh: bool) -> str:
 
 
 def _extra(
-    ctx: _Ctx, edits: tuple[_Edit, ...], risk: RiskPoint, reason: str, seen: set[str]
+    ctx: _Ctx,
+    edits: tuple[_Edit, ...],
+    risk: RiskPoint,
+    seen: set[str],
+    comment_on: Callable[[str, _Final | None, tuple[str, str] | None], str],
+    benefit: str,
 ) -> list[DocumentDiff]:
+    """The diffs of `edits` not in `seen` (which they join), each with its own comment."""
     out: list[DocumentDiff] = []
     for edit in edits:
         final = _finalize(ctx, edit)
         if final is None:
             continue
-        diff = _to_diff(ctx, final, risk, reason, risk.risk_level)
+        comment = comment_on(benefit, final, edit.display)
+        diff = _to_diff(ctx, final, risk, comment, risk.risk_level)
         if diff.diff_id not in seen:
             seen.add(diff.diff_id)
             out.append(diff)

@@ -47,6 +47,7 @@ __all__ = [
     "PositionFinding",
     "contract_price",
     "contract_value",
+    "number_at",
     "position_findings",
     "term_held_by",
     "term_sides",
@@ -80,6 +81,17 @@ class PositionFinding(BaseModel):
     rationale: str = Field("", description="Why it matters.")
     burdens: str = Field(
         "", description="In a neutral review: the party the term is against ('' otherwise)."
+    )
+    worse: Literal["higher", "lower", ""] = Field(
+        "", description="For a measured number: which way of it hurts the bearer."
+    )
+    target: float | None = Field(
+        None, description="For a measured number: our standard for it, in its unit."
+    )
+    accepted: str = Field(
+        "",
+        description="Who accepted this wording in an earlier review and when ('' if no one): "
+        "the term then weighs low and gets no redline.",
     )
 
 
@@ -210,7 +222,8 @@ def _document_terms(
     places: dict[str, Side],
 ) -> tuple[_Stated, ...]:
     """Every statement of `check`'s term in the contract, read once per contract, check and
-    party."""
+    party (a contract amended for verification: its original's)."""
+    structure = structure.basis
     key = (id(structure), id(check), roles, payer, tuple(sorted(places.items())))
     hit = _LEDGER.get(key)
     if hit is not None and hit[0] is structure and hit[1] is check:
@@ -801,6 +814,11 @@ def _finding(
     sentence's)."""
     if language is None:
         language = "zh" if has_cjk(sentence) else "en"
+    accepted = ""
+    if effect == "against_us" and position.accepts(sentence) and position.remembered:
+        r = position.remembered
+        accepted = ", ".join(x for x in (r.reviewer, r.decided_at[:10], r.task_id) if x)
+        level = RiskLevel.LOW.value  # the client's remembered view: this wording is acceptable
     return PositionFinding(
         position_id=position.id,
         topic=position.topic,
@@ -813,9 +831,12 @@ def _finding(
         breadth=breadth,
         value=value,
         measure=check.measure if isinstance(check, NumberCheck) else "",
+        worse=check.worse if isinstance(check, NumberCheck) else "",
+        target=check.standard if isinstance(check, NumberCheck) else None,
         standard=position.standard.text(language),
         fallback=position.fallback.text(language) if position.fallback else "",
         rationale=position.rationale.text(language) if position.rationale else "",
+        accepted=accepted,
     )
 
 
@@ -939,8 +960,9 @@ def _judged(
     for position, check, sentence in matches:
         # a term judged against the whole contract is judged again for each contract
         whole = (
-            structure
-            if isinstance(check, PartyCheck)
+            structure.basis
+            if structure is not None
+            and isinstance(check, PartyCheck)
             and (check.mirror == "document" or check.period_ratio is not None)
             else None
         )
@@ -1108,6 +1130,27 @@ def _contrast_part(sentence: str, at: int, roles: PartyRoles) -> tuple[int, int]
     return start, end
 
 
+def _term(check: NumberCheck, sentence: str) -> re.Match[str] | None:
+    """The first match of the check's patterns in `sentence`: where the term starts."""
+    return min(
+        (m for p in check.patterns if (m := _compile(p).search(_plain(sentence)))),
+        key=lambda m: m.start(),
+        default=None,
+    )
+
+
+def number_at(check: NumberCheck, sentence: str) -> int:
+    """Where the number a `NumberCheck` measures is read from in `sentence`: where its term
+    starts, or the point a pattern marks with a group 'at' ('renews … (?P<at>unless) …
+    notice': the notice period, not the renewal term). 0 when no pattern matches."""
+    term = _term(check, sentence)
+    if term is None:
+        return 0
+    if "at" in term.re.groupindex and term.start("at") >= 0:
+        return term.start("at")
+    return term.start()
+
+
 def _measured(
     position: Position,
     check: NumberCheck,
@@ -1120,19 +1163,8 @@ def _measured(
     """The number of the term against the tiers, for the party that bears the term."""
     # The number is read from where the term starts ('…质保期满后十五日内支付': the period of
     # payment, not of the warranty, comes after '质保期满').
-    term = min(
-        (m for p in check.patterns if (m := _compile(p).search(_plain(sentence)))),
-        key=lambda m: m.start(),
-        default=None,
-    )
-    # a pattern's group 'at' says where its number is ('renews … (?P<at>unless) … notice')
-    first = (
-        0
-        if term is None
-        else term.start("at")
-        if "at" in term.re.groupindex and term.start("at") >= 0
-        else term.start()
-    )
+    term = _term(check, sentence)
+    first = number_at(check, sentence)
     # 'you must give 180 days' notice, whereas we may do so up to 7 days before': each party's
     # number and its party are in their own part of a contrasting sentence
     start, end = _contrast_part(sentence, first, roles)

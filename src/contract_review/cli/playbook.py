@@ -91,15 +91,57 @@ def playbook_export(
 @playbook_app.command("validate")
 def playbook_validate(
     file: Annotated[Path, typer.Argument(help="Playbook: .yaml/.yml/.json, or .csv/.tsv/.xlsx.")],
+    explain: Annotated[
+        bool,
+        typer.Option(
+            "--explain",
+            help="Also show what each position written in words compiles into: the built-in "
+            "checks it takes over and the tiers read from its numbers.",
+        ),
+    ] = False,
+    domain: Annotated[
+        Domain, typer.Option(help="The domain whose built-in positions it compiles against.")
+    ] = Domain.GENERIC,
 ) -> None:
     """Check a playbook file: one line naming the file, position and field of a problem."""
     from contract_review.playbook import load_playbook
 
     with user_errors():
         playbook = load_playbook(file)
+        built_in = _builtin_playbook(domain) if explain else None
     sys.stdout.write(
         f"{file.name}: ok, {len(playbook.positions)} position(s) for domain {playbook.domain}\n"
     )
+    if built_in is not None:
+        sys.stdout.write(_explained(playbook, built_in))
+
+
+def _explained(playbook: Playbook, built_in: Playbook) -> str:
+    """What each plain position compiles into, as `validate --explain` prints it."""
+    from contract_review.playbook.plain import compile_plain
+
+    lines = []
+    compiled = {c.source.id: c for c in compile_plain(playbook.positions, built_in.positions)}
+    own = {p.id for p in built_in.positions}
+    for position in playbook.positions:
+        head = f"{position.id} ({position.topic})"
+        done = compiled.get(position.id)
+        if done is None:
+            kind = "replaces the built-in position" if position.id in own else "a new position"
+            checks = (
+                f"{len(position.checks)} check(s) of its own" if position.checks else "no check"
+            )
+            lines.append(f"{head}: {kind}, {checks}")
+        elif done.targets:
+            names = ", ".join(t.id for t in done.targets)
+            lines.append(f"{head} -> {names}")
+            lines += list(done.lines)
+        else:
+            lines.append(
+                f"{head}: compiles into no check; located by its title and keywords and listed "
+                "in the report as a point to check against your playbook"
+            )
+    return "".join(f"{line}\n" for line in lines)
 
 
 def checklist(

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -524,6 +525,7 @@ def build_view(
     view.verdict = _verdict(view)
     view.method = _method(result, m, playbook_name, len(positions), user_playbook)
     view.method.extend(_remembered_lines(result, positions, m))
+    view.method.extend(_to_check_lines(result, positions, m, user_playbook))
     view.unchecked = _unchecked(result, m, has_baseline, len(unplaced))
     return view
 
@@ -686,6 +688,52 @@ def _remembered_lines(
             )
         )
     return lines
+
+
+def _to_check_lines(
+    result: ReviewResult, positions: Sequence[Position], m: Messages, user_playbook: str | None
+) -> list[str]:
+    """The lawyer's positions that compiled into no check, each with the clauses its title or
+    keywords find: points to check by hand against their playbook."""
+    if not user_playbook:
+        return []
+    file = Path(user_playbook).name
+    lines = []
+    compiled = sum(1 for p in positions if p.checks and p.source.startswith(file))
+    if compiled:
+        lines.append(m("playbook_compiled", file=file, n=compiled))
+    for p in positions:
+        if p.checks or not p.source.startswith(file):
+            continue
+        title = p.title_text(m.lang) or p.id
+        standard = p.standard.text(m.lang) or p.standard.text("en") or p.standard.text("zh")
+        found = _located_by_words(result, p)
+        if found:
+            lines.append(m("to_check", title=title, clauses=", ".join(found), standard=standard))
+        else:
+            lines.append(m("to_check_nowhere", title=title, standard=standard))
+    return lines
+
+
+def _located_by_words(result: ReviewResult, position: Position, most: int = 3) -> list[str]:
+    """The reviewed clauses a position's titles name, else those holding its keywords."""
+    recognise = position.recognise
+    if recognise is None:
+        return []
+    titled = [
+        c.item.clause_id
+        for c in result.clauses
+        if any(re.search(t, c.clause_title, re.IGNORECASE) for t in recognise.titles)
+    ]
+    if titled:
+        return list(dict.fromkeys(titled))[:most]
+    words = [w.casefold() for w in recognise.keywords if w.strip()]
+    held = [
+        c.item.clause_id
+        for c in result.clauses
+        if any(w in c.clause_text.casefold() for w in words)
+    ]
+    return list(dict.fromkeys(held))[:most]
 
 
 def _unchecked(result: ReviewResult, m: Messages, has_baseline: bool, unplaced: int) -> list[str]:

@@ -7,7 +7,9 @@
             → save_clause → summarize → END
 
 `clause_review` runs per item: clause_analyze → clause_generate_diffs → clause_validate
-(→ clause_generate_diffs again while invalid, up to max_retries) → clause_done.
+(→ clause_generate_diffs again while invalid, up to max_retries) → clause_done. Validation
+verifies every draft (`verify.verify_change`): a change is proposed only when the clause's
+rules, run again on the changed text, find it better for us and its wording sound.
 Branches run concurrently (cap: the run config's `max_concurrency`) and hand back only their
 findings. Documents and services come from the run context (`context.RunContext`, LangGraph
 runtime context), so they stay out of the state and the checkpoints; a graph invoked SPEC-4
@@ -34,6 +36,12 @@ from langgraph.runtime import Runtime
 from langgraph.types import Send, interrupt
 
 from contract_review import models
+from contract_review.analysis.verify import (
+    Judgement,
+    Problem,
+    for_the_lawyer,
+    strike_needs_lawyer,
+)
 from contract_review.config import Settings, get_settings
 from contract_review.errors import LLMError
 from contract_review.models import (
@@ -48,7 +56,6 @@ from contract_review.models import (
     DocumentDiff,
     DocumentRole,
     DocumentStructure,
-    FavourableTerm,
     ReviewChecklistItem,
     RiskLevel,
     RiskPoint,
@@ -60,14 +67,11 @@ from contract_review.skills.context import ReviewContext
 from contract_review.skills.dispatcher import SkillDispatcher
 from contract_review.skills.risks import (
     SEVERITY_ORDER,
-    favourable_from_skill_outputs,
     location_in,
-    risks_from_skill_outputs,
 )
-from contract_review.text import has_placeholder
 from contract_review.types import ChatModel
 
-from ._findings import blank_risks, checked_llm_risks, injection_risks, missing_protections
+from ._findings import checked_llm_risks, missing_protections
 from ._json import json_values
 from .context import RunContext, context_from_state, facts_from_state
 from .events import EventType, ReviewEvent, emit, short
@@ -75,6 +79,7 @@ from .plan import Planner, model_plan, plan_summary, playbook_plan, uniform_plan
 from .prompts import build_react_agent_messages, build_redline_messages
 from .react_agent import AgentOutcome, run_react_agent
 from .state import ClauseIn, ClauseState, ReviewGraphState
+from .verify import clause_rules, verify_change
 
 __all__ = ["build_review_graph", "item_keys", "review_serde", "route_validation"]
 
@@ -245,8 +250,8 @@ class _ParentNodes:
                     modified[req.diff_id] = req.user_modified_text
         elif policy == "all":
             for d in pending:
-                if has_placeholder(d.proposed_text):
-                    continue  # a blank to fill is the lawyer's: it stays pending
+                if for_the_lawyer(d):
+                    continue  # a blank to fill, a whole term struck: the lawyer's to decide
                 decisions.setdefault(d.diff_id, "approve")
         return {
             "user_decisions": decisions,
@@ -419,9 +424,12 @@ class _Redraft:
         findings = dict(state.get("findings", {}))
         ctx = self.parents.context(state, runtime)
         structure = ctx.primary
+        checklist = state.get("review_checklist", [])
+        items = dict(zip(item_keys(checklist), checklist, strict=True))
         new_pending: list[DocumentDiff] = []
         for key, f in findings.items():
             added: list[DocumentDiff] = []
+            notes: list[str] = []
             for diff in f.diffs:
                 text = feedback.get(diff.diff_id)
                 if decisions.get(diff.diff_id) != "reject" or not text:
@@ -441,13 +449,44 @@ class _Redraft:
                     ctx.facts,
                     llm_arguments={"risk": risk.model_dump(mode="json"), **arguments},
                 )
-                redraft = _diff_from(result.data) if result.success else None
-                if redraft is not None and redraft.diff_id != diff.diff_id:
+                drafts = _drafts_from(result.data) if result.success else []
+                drafts = [d for d in drafts if d.diff_id != diff.diff_id]
+                item = items.get(key)
+                redraft = drafts[0] if drafts else None
+                if drafts and structure is not None and clause is not None and item is not None:
+                    # verified like any change: the reviewer's wish does not make it safe
+                    redraft, problems = None, []
+                    for draft in drafts:
+                        problems = await _verify_one(ctx, item, structure, clause, draft, risk)
+                        if not problems:
+                            redraft = draft
+                            break
+                    if redraft is None:
+                        what = "; ".join(dict.fromkeys(p.detail for p in problems))
+                        notes.append(
+                            f"redraft of {diff.diff_id} not proposed ({what}): the wording is "
+                            "left to the lawyer"
+                        )
+                if redraft is not None:
                     added.append(redraft)
-            if added:
-                findings[key] = f.model_copy(update={"diffs": [*f.diffs, *added]})
+            if added or notes:
+                findings[key] = f.model_copy(
+                    update={"diffs": [*f.diffs, *added], "notes": [*f.notes, *notes]}
+                )
                 new_pending.extend(added)
         return {"findings": findings, "pending_diffs": new_pending, "redrafted": True}
+
+
+async def _verify_one(
+    ctx: RunContext,
+    item: ReviewChecklistItem,
+    structure: DocumentStructure,
+    clause: ClauseNode,
+    diff: DocumentDiff,
+    risk: RiskPoint | None,
+) -> list[Problem]:
+    """`verify.verify_change` of one diff, the clause judged as it stands first."""
+    return await verify_change(ctx, item.required_skills, structure, clause, diff, risk)
 
 
 async def node_save_clause(state: ReviewGraphState) -> dict[str, Any]:
@@ -477,8 +516,8 @@ def decided_findings(state: Mapping[str, Any]) -> dict[str, Any]:
         diffs = []
         for d in f.diffs:
             undecided = "approve" if d.status is DiffStatus.PENDING and not person else ""
-            if undecided == "approve" and has_placeholder(d.proposed_text):
-                undecided = ""  # never approved by default: a lawyer fills the blank
+            if undecided == "approve" and for_the_lawyer(d):
+                undecided = ""  # never approved by default: a lawyer decides it
             decision = decisions.get(d.diff_id, undecided)
             update: dict[str, Any] = {}
             if decision == "approve":
@@ -525,6 +564,13 @@ async def node_summarize(state: ReviewGraphState) -> dict[str, Any]:
 # --------------------------------------------------------------------------------------------
 # Clause branch
 # --------------------------------------------------------------------------------------------
+
+
+def _drafts_from(data: dict[str, Any]) -> list[DocumentDiff]:
+    """The drafting skill's diff and its alternatives, best first."""
+    first = _diff_from(data)
+    others = [DocumentDiff.model_validate(a) for a in data.get("alternatives") or []]
+    return [first, *others] if first is not None else []
 
 
 def _diff_from(data: dict[str, Any]) -> DocumentDiff | None:
@@ -615,18 +661,19 @@ class _ClauseNodes:
         if self.llm is not None and self.health.down_reason is None and not skip:
             agent = asyncio.create_task(self._run_agent(s, clause, structure, ctx, plan))
         try:
-            risks, notes, flags, favourable = await self._rules(s, clause, structure, ctx)
+            rules = await clause_rules(ctx, item.required_skills, clause, structure)
             outcome = await self._agent_outcome(agent, clause.clause_id)
         finally:
             if agent is not None and not agent.done():
                 agent.cancel()
+        risks, notes = rules.risks, rules.notes
         out: dict[str, Any] = {
             "risks": risks,
             "diffs": [],
             "notes": notes,
             "retry_count": 0,
-            "injection_flags": flags,
-            "favourable": favourable,
+            "injection_flags": rules.flags,
+            "favourable": rules.favourable,
             "mode": "deterministic",
             "mode_reason": self.off_reason,
             "plan": plan,
@@ -672,47 +719,6 @@ class _ClauseNodes:
                 "mode_reason": f"LLM agent failed: {error}",
                 "agent": AgentRunInfo(stop_reason="llm_error", error=error),
             }
-
-    async def _rules(
-        self,
-        s: ClauseState,
-        clause: ClauseNode,
-        structure: DocumentStructure,
-        ctx: RunContext,
-    ) -> tuple[list[RiskPoint], list[str], list[str], list[FavourableTerm]]:
-        """(risks, notes, injection quotes, terms in our favour) of the rules over the item's
-        skills."""
-        # Deterministic mode runs the skills whose output a rule turns into risks; context and
-        # retrieval skills (no rule) serve the LLM agent and drafting, not this step.
-        registrations = [
-            reg
-            for skill in s["item"].required_skills
-            if (reg := ctx.dispatcher.get_registration(skill)) is not None and reg.risk_rule
-        ]
-        results = await asyncio.gather(
-            *(
-                ctx.dispatcher.prepare_and_call(
-                    reg.skill_id, clause.clause_id, structure, ctx.facts
-                )
-                for reg in registrations
-            )
-        )
-        outputs = [
-            (reg, r.data) for reg, r in zip(registrations, results, strict=True) if r.success
-        ]
-        notes = [f"{r.skill_id}: {r.error}" for r in results if not r.success]
-        injected, flags = injection_risks(clause, ctx.facts.language, structure)
-        if flags:
-            notes.append(
-                f"{len(flags)} passage(s) addressed to an AI reviewer; treated as contract text"
-            )
-        language = ctx.facts.language
-        risks = [
-            *injected,
-            *blank_risks(clause, language, structure),
-            *risks_from_skill_outputs(clause, outputs, language),
-        ]
-        return risks, notes, flags, favourable_from_skill_outputs(clause, outputs, language)
 
     async def _run_agent(
         self,
@@ -888,41 +894,83 @@ class _ClauseNodes:
             )
         )
         diffs: list[DocumentDiff] = []
+        alternatives: dict[str, list[DocumentDiff]] = {}
         seen: set[tuple[int | None, str, str]] = set()
         for r in results:
-            d = _diff_from(r.data) if r.success else None
+            drafts = _drafts_from(r.data) if r.success else []
+            if not drafts:
+                continue
+            d = drafts[0]
             # two risks on the same words (a rule's and the model's) may ask for the same
             # edit: one redline serves both
-            if d is not None and (d.start_offset, d.original_text, d.proposed_text) not in seen:
+            if (d.start_offset, d.original_text, d.proposed_text) not in seen:
                 seen.add((d.start_offset, d.original_text, d.proposed_text))
                 diffs.append(d)
-        return {"diffs": diffs}
+                if drafts[1:]:
+                    alternatives[d.diff_id] = drafts[1:]
+        return {"diffs": diffs, "alternatives": alternatives}
 
     async def clause_validate(self, s: ClauseState, ctx: RunContext) -> dict[str, Any]:
-        """Keep diffs that quote the clause verbatim, change something and do not overlap."""
+        """Keep diffs that quote the clause verbatim, change something, leave the contract
+        better for us once made (`verify.verify_change`) and do not overlap.
+
+        A draft that fails verification is not proposed: its issue keeps its comment, the
+        wording left to the lawyer. Only a model's draft is redrafted for it (by the rules); a
+        rule's draft would come out the same."""
         # The clause text is looked up, not carried in the branch state: clause texts would
         # multiply the checkpoint size.
-        clause = ctx.primary.get_clause(s["item"].clause_id) if ctx.primary else None
+        structure = ctx.primary
+        clause = structure.get_clause(s["item"].clause_id) if structure else None
         text = clause.text if clause else ""
-        kept: list[DocumentDiff] = []
         notes = list(s.get("notes", []))
+        diffs = s.get("diffs", [])
+        sound = [d for d in diffs if _diff_problem(d, text) is None]
+        notes += [
+            f"redline {d.diff_id} dropped: {_diff_problem(d, text)}"
+            for d in diffs
+            if d not in sound
+        ]
+        failed = len(sound) < len(diffs)
+        verified = sound
+        if structure is not None and clause is not None and sound:
+            verified = []
+            suggested = s.get("suggestions", {}) if s.get("retry_count", 0) == 0 else {}
+            alternatives = s.get("alternatives", {})
+            judged: dict[str, Judgement] = {}  # each sub-clause judged once as it stands
+            problems = await self._verify(s, ctx, structure, clause, sound, judged)
+            for d, found in zip(sound, problems, strict=True):
+                if not found:
+                    verified.append(d)
+                    continue
+                # another draft for the same risk may pass where the first did not
+                others = [a for a in alternatives.get(d.diff_id, []) if not _diff_problem(a, text)]
+                passed = await self._first_verified(s, ctx, structure, clause, others, judged)
+                if passed is not None:
+                    verified.append(passed)
+                    continue
+                what = "; ".join(dict.fromkeys(p.detail for p in found))
+                notes.append(
+                    f"redline {d.diff_id} not proposed ({what}): the wording is left to the lawyer"
+                )
+                failed = failed or (d.risk_id or "") in suggested
+        roles = ctx.facts.roles_in(structure) if structure and ctx.facts.our_party else None
+        verified = [
+            d.model_copy(update={"for_lawyer": True}) if strike_needs_lawyer(d, roles) else d
+            for d in verified
+        ]
+        kept: list[DocumentDiff] = []
         spans: list[tuple[int, int]] = []
-        for d in s.get("diffs", []):
-            problem = _diff_problem(d, text)
+        for d in verified:
             span = _span(d)
-            if (
-                problem is None
-                and span is not None
-                and any(span[0] < e and s0 < span[1] for s0, e in spans)
-            ):
-                problem = "overlaps another redline of this clause"
-            if problem is not None:
-                notes.append(f"redline {d.diff_id} dropped: {problem}")
+            if span is not None and any(span[0] < e and s0 < span[1] for s0, e in spans):
+                notes.append(
+                    f"redline {d.diff_id} dropped: overlaps another redline of this clause"
+                )
+                failed = True
                 continue
             if span is not None:
                 spans.append(span)
             kept.append(d)
-        failed = len(kept) < len(s.get("diffs", []))
         retries = s.get("retry_count", 0)
         return {
             "diffs": kept,
@@ -930,6 +978,42 @@ class _ClauseNodes:
             "validation_result": "fail" if failed else "pass",
             "retry_count": retries + 1 if failed else retries,
         }
+
+    async def _first_verified(
+        self,
+        s: ClauseState,
+        ctx: RunContext,
+        structure: DocumentStructure,
+        clause: ClauseNode,
+        candidates: list[DocumentDiff],
+        judged: dict[str, Judgement],
+    ) -> DocumentDiff | None:
+        """The first of `candidates` that passes verification (None: none does)."""
+        for candidate in candidates:
+            (problems,) = await self._verify(s, ctx, structure, clause, [candidate], judged)
+            if not problems:
+                return candidate
+        return None
+
+    async def _verify(
+        self,
+        s: ClauseState,
+        ctx: RunContext,
+        structure: DocumentStructure,
+        clause: ClauseNode,
+        diffs: list[DocumentDiff],
+        judged: dict[str, Judgement] | None = None,
+    ) -> list[list[Problem]]:
+        """Each diff's verification problems (an empty list: it passes)."""
+        skills = s["item"].required_skills
+        risks = {r.id: r for r in s.get("risks", [])}
+        judged = judged if judged is not None else {}
+        return [
+            await verify_change(
+                ctx, skills, structure, clause, d, risks.get(d.risk_id or ""), judged
+            )
+            for d in diffs
+        ]
 
     async def clause_done(self, s: ClauseState) -> dict[str, Any]:
         """Hand the clause's findings back to the review."""

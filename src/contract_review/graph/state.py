@@ -134,6 +134,8 @@ class ClauseState(ClauseIn, total=False):
     favourable: list[FavourableTerm]
     """Terms that burden the other side (the report's 'favourable to us')."""
     suggestions: dict[str, str]
+    alternatives: dict[str, list[DocumentDiff]]
+    """Diff id → other drafts for the same risk, tried in order when it fails verification."""
     """Risk id → the model's minimal replacement of the risk's quote."""
     replans: list[Replan]
     """The change of plan this clause's findings caused (handed to the review's state)."""

@@ -60,6 +60,7 @@ def _flat(path: Path) -> Playbook:
                 recognise=Recognition(
                     clauses=list(row.clause_ids),
                     titles=[re.escape(row.topic)] if row.topic else [],
+                    keywords=list(row.keywords),
                 ),
                 standard=standard,
                 fallback=_wording(row.fallback_position),

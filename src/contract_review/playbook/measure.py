@@ -12,7 +12,20 @@ from contract_review.text.numerals import chinese_to_decimal
 
 __all__ = ["MEASURES", "annual_rate", "days", "months_of_fees", "percent"]
 
-_PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s*(?:%|per\s?cent\b|percent\b)", re.I)
+_PERCENT = re.compile(
+    r"(?<![\d.])(?:(\d+)\s+(?=\d+\s*/))?(\d+(?:\.\d+)?)(?:\s*/\s*(\d+))?"
+    r"\s*(?:%|per\s?cent\b|percent\b)",
+    re.I,
+)
+"""A percentage in figures, a mixed fraction included ('1 1/2%' is 1.5 %)."""
+
+
+def _percent_value(m: re.Match[str]) -> float:
+    whole, number, denominator = m.groups()
+    value = float(number) / (float(denominator) if denominator and float(denominator) else 1.0)
+    return value + (float(whole) if whole else 0.0)
+
+
 _ZH_FRACTION = re.compile(r"(百分之|千分之|万分之)([零〇一二两三四五六七八九十百\d.]+)")
 _EN_PERIOD = re.compile(
     r"\b(?:per|a|each|every)\s+(?:calendar\s+)?(hour|day|week|month|annum|year)\b"
@@ -40,7 +53,7 @@ def annual_rate(sentence: str) -> float | None:
     """The first rate of `sentence` as % a year (a rate per day or month annualised)."""
     m = _PERCENT.search(sentence)
     if m is not None:
-        rate = float(m.group(1))
+        rate = _percent_value(m)
         period = _EN_PERIOD.search(sentence, m.end(), m.end() + 60)
         unit = (period.group(1) or period.group(2)).lower() if period else "year"
         per_year = _PER_YEAR.get(unit, 1.0)
@@ -108,7 +121,7 @@ def percent(sentence: str) -> float | None:
     if first is None:
         return None
     if first is m:
-        return float(m.group(1))
+        return _percent_value(m)
     if first is z:
         number = chinese_to_decimal(z.group(2))
         base = {"百分之": 1.0, "千分之": 0.1, "万分之": 0.01}[z.group(1)]

@@ -13,6 +13,7 @@ the report names the remembered positions that applied.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,7 +26,7 @@ from contract_review.models import ApprovalRequest, DocumentDiff, ReviewResult, 
 from .files import FULL_FORMAT, PlaybookError, dump_playbook, load_playbook
 from .schema import Playbook, Position, Remembered, Wording, merge_positions
 
-__all__ = ["Lesson", "check_memory_path", "lessons", "remember"]
+__all__ = ["Lesson", "accepts_wording", "check_memory_path", "lessons", "remember"]
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,7 @@ def lessons(
         if not edited and not (request.decision.value == "reject" and request.feedback.strip()):
             continue  # an approval, or a rejection without a word of why, teaches nothing
         diff = diffs.get(diff_id)
+        accepted = accepts_wording(request, diff)
         risk = risks.get(diff.risk_id or "") if diff else None
         position = by_id.get(risk.position_id or "") if risk else None
         clause_id = diff.clause_id if diff else ""
@@ -76,7 +78,7 @@ def lessons(
             "remembered": Remembered(
                 task_id=result.task_id,
                 clause_id=clause_id,
-                decision="edit" if edited else "reject",
+                decision="accept" if accepted else "edit" if edited else "reject",
                 reviewer=request.reviewer,
                 decided_at=request.decided_at or "",
                 original_text=diff.original_text if diff else "",
@@ -84,12 +86,61 @@ def lessons(
                 feedback=request.feedback,
             )
         }
-        if edited and request.user_modified_text:
+        if edited and request.user_modified_text and not accepted:
             update["redline"] = _wording(request.user_modified_text, language)
         if request.feedback.strip():
             update["rationale"] = _wording(request.feedback.strip(), language)
         out.append(Lesson(diff_id, clause_id, position.model_copy(update=update)))
     return out
+
+
+_ACCEPTS = re.compile(
+    r"\b(?:acceptable|accepted)\b"
+    r"|\b(?:fine|ok(?:ay)?|agreed|good)\s+(?:as\s+(?:it\s+)?(?:is|stands|drafted|written)|with\s+(?:it|this|us))"
+    r"|^\s*(?:fine|ok(?:ay)?|agreed)\s*[.!]?\s*$"
+    r"|\b(?:we|client|the\s+client)\s+(?:can\s+|will\s+|do\s+)?(?:accept|agree\s+to\s+(?:it|this)|live\s+with)\b"
+    r"|\b(?:keep|leave)\s+(?:it|this|the\s+\w+)\s+as\s+(?:it\s+)?(?:is|stands|drafted)"
+    r"|\bno\s+(?:change|amendment)s?\s+(?:is\s+|are\s+)?(?:needed|required|necessary)"
+    r"|\bnot\s+(?:a\s+)?(?:concern|an?\s+issue|a\s+problem)\s+for\s+us"
+    r"|可以接受|可接受|能够接受|我方接受|予以接受|同意(?:该|此|原)?(?:条款|约定|表述|措辞|原文)"
+    r"|无需修改|不需要修改|不必修改|无须修改|保留原(?:条款|文|约定|表述)|维持原(?:条款|文|约定)",
+    re.IGNORECASE,
+)
+"""Feedback that accepts the wording as it stands ('acceptable', 'we can live with it',
+'keep it as is', 可以接受, 无需修改)."""
+_DENIED = re.compile(
+    r"\b(?:not|never|un|isn't|is\s+not|cannot|can't|won't)\s*(?:\w+\s+){0,2}?"
+    r"(?:acceptable|accept|agree|fine|ok|live\s+with)"
+    r"|不(?:可|能)?接受|无法接受|不同意|不可以接受",
+    re.IGNORECASE,
+)
+"""The same words denied ('not acceptable', 'we cannot accept', 不能接受)."""
+_ASKS_CHANGE = re.compile(
+    r"(?:^|[.;:,!?]\s*|\bplease\s+|\band\s+)(?:add|change|make|replace|delete|remove|insert|cap"
+    r"|limit|shorten|extend|increase|reduce|raise|lower|amend|revise|redraft)\b"
+    r"|\b(?:but|however|instead|unless|provided\s+that)\b"
+    r"|改为|修改为|增加|删除|调整为|但|然而|除非",
+    re.IGNORECASE,
+)
+"""Feedback that asks for a change besides ('acceptable, but cap it'): no acceptance."""
+
+
+def accepts_wording(request: ApprovalRequest, diff: DocumentDiff | None) -> bool:
+    """Whether the decision accepts the contract's wording as it stands: a rejection whose
+    feedback says so ('acceptable as drafted', 可以接受), or the original kept word for word
+    as the approved text."""
+    if diff is not None and request.user_modified_text is not None:
+        kept = " ".join(request.user_modified_text.split())
+        if kept and kept == " ".join(diff.original_text.split()):
+            return True
+    if request.decision.value != "reject":
+        return False
+    feedback = request.feedback.strip()
+    return (
+        _ACCEPTS.search(feedback) is not None
+        and _DENIED.search(feedback) is None
+        and _ASKS_CHANGE.search(feedback) is None
+    )
 
 
 def check_memory_path(path: Path) -> None:

@@ -107,6 +107,11 @@ class Recognition(_Strict):
     titles: list[str] = Field(
         default_factory=list, description="Regular expressions matched against clause titles."
     )
+    keywords: list[str] = Field(
+        default_factory=list,
+        description="Words that find the position's clauses in their text (a plain playbook's "
+        "keywords), matched case-insensitively.",
+    )
 
     @field_validator("titles")
     @classmethod
@@ -347,8 +352,10 @@ class Remembered(_Strict):
 
     task_id: str = Field(description="The review it was decided in.")
     clause_id: str = Field(description="The clause of that review.")
-    decision: Literal["edit", "reject"] = Field(
-        description="'edit': their wording replaced ours; 'reject': refused, with feedback."
+    decision: Literal["edit", "reject", "accept"] = Field(
+        description="'edit': their wording replaced ours; 'reject': refused, with feedback; "
+        "'accept': the contract's wording accepted as it stands (a rejection whose feedback "
+        "accepts it, or the original kept as the approved wording)."
     )
     reviewer: str = Field("", description="Who decided.")
     decided_at: str = Field("", description="When (ISO 8601, UTC).")
@@ -482,6 +489,14 @@ class Position(_Strict):
         if not _ID.match(value):
             raise ValueError("use letters, digits and _ . : - only")
         return value
+
+    def accepts(self, text: str) -> bool:
+        """Whether the lawyer accepted this wording before: `text` holds the contract's words
+        a remembered acceptance was given on (spacing aside)."""
+        r = self.remembered
+        if r is None or r.decision != "accept" or not r.original_text.strip():
+            return False
+        return " ".join(r.original_text.split()) in " ".join(text.split())
 
     def title_text(self, language: str = "en") -> str:
         """The title to show in `language` ('en' or 'zh…'): the title in that language, else

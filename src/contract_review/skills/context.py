@@ -30,6 +30,7 @@ from contract_review.models import (
 from contract_review.parties import OurSide, Party, PartyRoles, party_roles
 from contract_review.playbook import Playbook, Position, load_playbook, merge_positions
 from contract_review.playbook.criteria import Criterion, load_criteria
+from contract_review.playbook.plain import compiled_positions
 
 __all__ = [
     "BaselineSource",
@@ -221,7 +222,9 @@ def positions_in_force(
     playbook = baselines.playbook if baselines is not None else None
     positions = list(playbook.positions) if playbook is not None else []
     if criteria:
-        positions = merge_positions(positions, _user_positions(str(criteria)))
+        # a position written in words only takes over the built-in checks it is about
+        user = compiled_positions(_user_positions(str(criteria)), positions)
+        positions = merge_positions(positions, user)
     return [p for p in positions if not p.subtypes or subtype in p.subtypes]
 
 

@@ -18,7 +18,7 @@ import hashlib
 import re
 from collections.abc import Callable, Mapping, Sequence
 from difflib import SequenceMatcher
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel
 
@@ -122,9 +122,18 @@ class RiskFactory:
         quote: str | None = None,
         position_id: str = "",
         burdens: str = "",
+        at: int | None = None,
+        measured: float | None = None,
+        worse: Literal["higher", "lower"] | None = None,
+        target: float | None = None,
     ) -> RiskPoint:
-        """A risk found by `skill`, anchored on `quote` when the clause contains it."""
-        anchored = anchor_quote(self.clause.text, quote) if quote else None
+        """A risk found by `skill`, anchored on `quote` when the clause contains it (at `at`,
+        its offset in the clause text, when the skill knows it: '5%' written twice is two
+        terms)."""
+        if quote and at is not None and self.clause.text[at : at + len(quote)] == quote:
+            anchored: tuple[str, int] | None = (quote, at)
+        else:
+            anchored = anchor_quote(self.clause.text, quote) if quote else None
         location = location_in(self.clause, *anchored) if anchored is not None else None
         return RiskPoint(
             id=risk_id(self.clause.clause_id, skill, risk_type, description),
@@ -137,6 +146,9 @@ class RiskFactory:
             location=location,
             position_id=position_id,
             burdens=burdens,
+            measured=measured,
+            worse=worse if measured is not None else None,
+            target=target if measured is not None else None,
             source_skills=[skill],
         )
 

@@ -119,6 +119,12 @@ class SkillRegistration(BaseModel):
         description="Turns the skill's typed output into risks (deterministic mode); None for "
         "skills that inform (context, retrieval) without raising risks themselves.",
     )
+    judges_given_text: bool = Field(
+        True,
+        description="Whether its findings come from the clause text it is given, so a change "
+        "to that text is checked by running it again on the changed text; False when they come "
+        "from another document (the FIDIC Particular Conditions' instructions).",
+    )
     favourable_rule: FavourableRule | None = Field(
         None,
         exclude=True,

@@ -136,6 +136,11 @@ def risk_rule(risk: RiskFactory, out: CheckPositionsOutput) -> list[RiskPoint]:
                 else say("one-sided against us", "对我方不利的单方条款")
             )
             what = say(f"{against}: {_what(f, say)}", f"{against}，{_what(f, say)}")
+        if f.accepted:
+            what += say(
+                f"; this wording was accepted before ({f.accepted}): no change proposed",
+                f"；该措辞此前已被接受（{f.accepted}），不再提出修改",
+            )
         risks.append(
             risk.risk(
                 SKILL_ID,
@@ -151,6 +156,9 @@ def risk_rule(risk: RiskFactory, out: CheckPositionsOutput) -> list[RiskPoint]:
                 quote=f.quote,
                 position_id=f.position_id,
                 burdens=f.burdens,
+                measured=f.value,
+                worse=f.worse or None,
+                target=f.target,
             )
         )
     return risks

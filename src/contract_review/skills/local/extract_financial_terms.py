@@ -119,6 +119,7 @@ def risk_rule(risk: RiskFactory, out: FinancialTermsOutput) -> list[RiskPoint]:
             *_FLAG_RISKS.get(flag.code, (RiskLevel.LOW, flag.code)),
             flag.message,
             quote=flag.quote,
+            at=flag.start if out.source == "clause" else None,
         )
         for flag in out.flags
         if flag.burdens != "them"

@@ -680,4 +680,5 @@ REGISTRATION = SkillRegistration(
     domain="fidic",
     category="validation",
     risk_rule=risk_rule,
+    judges_given_text=False,  # it reads GC + PC, not the conditions in force it is given
 )

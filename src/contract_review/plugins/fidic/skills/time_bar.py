@@ -1008,9 +1008,19 @@ def risk_rule(risk: RiskFactory, out: TimeBarOutput) -> list[RiskPoint]:
                 reason=bar.consequence_quote or "",
                 analysis=risk.say(f"Trigger: {trigger}", f"起算事件：{trigger}"),
                 quote=bar.sentence or bar.quote,
+                # our time to act: the shorter, the worse (the other side's silence: no way)
+                measured=_days(bar) if ours else None,
+                worse="lower",
+                target=bar.standard_days if ours and bar.standard_days else None,
             )
         )
     return risks
+
+
+def _days(bar: TimeBar) -> float:
+    """The period in days (a month as 30, a working day as 7/5 of a day)."""
+    per = {"hour": 1 / 24, "day": 1.0, "week": 7.0, "month": 30.0, "year": 365.0}[bar.unit]
+    return bar.value * per * (1.4 if bar.unit == "day" and bar.day_type == "working" else 1.0)
 
 
 _UNITS_ZH = {"hour": "小时", "day": "天", "week": "周", "month": "个月", "year": "年"}

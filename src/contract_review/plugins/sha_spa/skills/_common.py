@@ -60,6 +60,15 @@ class Gap(BaseModel):
     severity: Severity = Field(description="high, medium or low, from our party's side.")
     message: str = Field(description="What was found and why it matters, in one sentence.")
     evidence: Quote | None = Field(None, description="The text the gap is about, if any.")
+    measured: float | None = Field(
+        None, description="The number the gap is about (% of the price, months), if any."
+    )
+    target: float | None = Field(
+        None, description="The market's nearest edge for that number, in the same unit."
+    )
+    worse: Literal["higher", "lower"] | None = Field(
+        None, description="Which way of the number hurts our party."
+    )
 
     @property
     def key(self) -> str:
@@ -270,6 +279,9 @@ def gap_rule(skill_id: str) -> RiskRule:
                 g.key,
                 g.message,
                 quote=g.evidence.quote if g.evidence else None,
+                measured=g.measured,
+                worse=g.worse,
+                target=g.target,
             )
             for g in out.gaps
         ]

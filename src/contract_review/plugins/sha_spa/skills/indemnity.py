@@ -321,8 +321,20 @@ def _gap(
     msg: str,
     ev: Quote | None = None,
     topic: str | None = None,
+    number: tuple[float, float, Literal["higher", "lower"]] | None = None,
 ) -> Gap:
-    return Gap(code=code, topic=topic, severity=sev, message=msg, evidence=ev)
+    """A gap; `number`: (the number it is about, the market's nearest edge, which way hurts)."""
+    measured, target, worse = number if number is not None else (None, None, None)
+    return Gap(
+        code=code,
+        topic=topic,
+        severity=sev,
+        message=msg,
+        evidence=ev,
+        measured=measured,
+        target=target,
+        worse=worse,
+    )
 
 
 def _buyer_gaps(
@@ -362,6 +374,7 @@ def _limitations_below_market(
                         f"赔偿上限为交易价款的{c.percent_of_price:g}%，低于10%至30%的市场区间。",
                     ),
                     c.text,
+                    number=(c.percent_of_price, m["cap_percent_of_price"]["low"], "lower"),
                 )
             )
     for lim in limits:
@@ -376,6 +389,7 @@ def _limitations_below_market(
                         f"一般索赔期限为{lim.months:g}个月，短于买方通常要求的24个月。",
                     ),
                     lim.text,
+                    number=(lim.months, m["claims_period_months"]["buyer_target"], "lower"),
                 )
             )
         if lim.applies_to == "tax" and lim.months < m["tax_claims_period_months"]["low"]:
@@ -389,6 +403,7 @@ def _limitations_below_market(
                     ),
                     lim.text,
                     "tax",
+                    number=(lim.months, m["tax_claims_period_months"]["low"], "lower"),
                 )
             )
     if basket is not None:
@@ -406,6 +421,11 @@ def _limitations_below_market(
                         f"起赔额为交易价款的{basket.percent_of_price:g}%，高于0.5%至1%的市场水平。",
                     ),
                     basket.text,
+                    number=(
+                        basket.percent_of_price,
+                        m["basket_percent_of_price"]["high"],
+                        "higher",
+                    ),
                 )
             )
         if basket.basket_type == "deductible":
@@ -517,6 +537,7 @@ def _seller_gaps(
                         f"赔偿上限为交易价款的{c.percent_of_price:g}%，高于10%至30%的市场区间。",
                     ),
                     c.text,
+                    number=(c.percent_of_price, m["cap_percent_of_price"]["high"], "higher"),
                 )
             )
     for lim in limits:
@@ -530,6 +551,7 @@ def _seller_gaps(
                         f"一般索赔期限为{lim.months:g}个月，超过24个月。",
                     ),
                     lim.text,
+                    number=(lim.months, m["claims_period_months"]["high"], "higher"),
                 )
             )
     if basket is not None:
