@@ -257,3 +257,36 @@ def test_a_cap_below_market_is_raised(tmp_path: Path, monkeypatch: pytest.Monkey
     (cap,) = _diffs(review, "7.1")
     assert (cap.original_text, cap.proposed_text) == ("5", "10")
     assert all("Buyer's total liability" not in d.proposed_text for d in _diffs(review, "8"))
+
+
+def test_our_own_discretion_is_not_made_reasonable() -> None:
+    """Before, "consent shall be in Forty Niners SC's sole discretion" became "reasonable"
+    acting for Forty Niners SC."""
+    from contract_review.analysis.drafting import draft_redline
+    from contract_review.models import RiskPoint, TextLocation
+    from contract_review.parties import party_roles
+    from contract_review.structure_parser import StructureParser
+
+    text = (
+        'STADIUM AGREEMENT\n\nThis Agreement is made between Forty Niners SC LLC ("Forty Niners '
+        'SC") and Violin Memory Inc. ("Sponsor").\n\n12. Assignment\n12.1 Sponsor may not '
+        "assign this Agreement without consent, which consent shall be in Forty Niners SC's "
+        "sole discretion.\n"
+    )
+    structure = StructureParser().parse(text, document_id="c")
+    clause = structure.get_clause("12.1")
+    assert clause is not None
+    quote = clause.text[clause.text.index("Sponsor") :].strip()
+    risk = RiskPoint(
+        id="r1",
+        clause_id="12.1",
+        risk_level=RiskLevel.MEDIUM,
+        risk_type="playbook: Unilateral Discretion",
+        description="Consent in one side's sole discretion.",
+        location=TextLocation(clause_id="12.1", original_text=quote),
+    )
+    ours = draft_redline(structure, clause, risk, party_roles(structure, "Forty Niners SC"))
+    assert ours.diff is None or "discretion" not in ours.diff.original_text
+    theirs = draft_redline(structure, clause, risk, party_roles(structure, "Sponsor"))
+    assert theirs.diff is not None
+    assert "sole" in theirs.diff.original_text

@@ -273,3 +273,20 @@ def test_a_change_is_judged_in_the_sub_clause_that_holds_it() -> None:
     # the amended contract shares the original's document-wide facts
     assert amended[0].basis is structure
     assert structure.basis is structure
+
+
+def test_a_period_of_one_takes_the_singular_and_a_name_of_no_party_is_not_made_mutual() -> None:
+    assert "malformed_number" in _failures("2.1", "thirty (30) days", "one (1) days")
+    assert "malformed_number" not in _failures("2.1", "thirty (30) days", "one (1) day")
+    structure = StructureParser().parse(
+        CONTRACT.replace(
+            "3.1 The Supplier may terminate this Agreement at any time by notice to the Buyer.",
+            "3.1 This Supplier may be terminated at any time.",
+        ),
+        document_id="c",
+    )
+    clause = structure.get_clause("3.1")
+    assert clause is not None
+    diff = _diff(structure, "3.1", "Supplier", "either party")
+    problems = wording_problems(structure, clause, diff, party_roles(structure, "Buyer"))
+    assert [p.failure for p in problems] == [Failure.PARTY_MIXUP]

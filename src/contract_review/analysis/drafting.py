@@ -826,7 +826,8 @@ def _s_reasonable(ctx: _Ctx) -> _Proposal | None:
         if m is None:
             continue
         s, e = ctx.qs + m.start(), ctx.qs + m.end()
-        if _actor(ctx, s, ("right", "obligation", "exempt")) == "us":
+        holder = _owner(ctx, s) or _actor(ctx, s, ("right", "obligation", "exempt"))
+        if holder == "us":
             return None  # our own discretion ('eDiets may, in its sole discretion, …') stays
         if s == e:  # pure insertion point (e.g. before 认为必要时)
             return _Proposal(RedlineStrategy.REASONABLENESS, _Edit(s, e, new), "reasonable")
@@ -1085,6 +1086,22 @@ def _actor(ctx: _Ctx, at: int, kinds: tuple[str, ...]) -> str | None:
         if side in ("us", "them") and not lead.strip(' \t"“the').strip():
             sides.append((pos, str(side)))
     return max(sides)[1] if sides else None
+
+
+def _owner(ctx: _Ctx, at: int) -> str | None:
+    """'us' or 'them': the party named as owner just before `at` ("in Forty Niners SC's sole
+    discretion", "甲方自行决定"); None when none is."""
+    if ctx.roles is None:
+        return None
+    before = ctx.text[max(0, at - 60) : at]
+    owned = [
+        (pos, str(side))
+        for pos, side, word in party_mentions(before, ctx.roles)
+        if side in ("us", "them")
+        and re.match(r"\s*(?:['’]s?\b|的|自行|单方)", before[pos + len(word) :])
+        and not re.search(r"[.;。；]", before[pos + len(word) :])
+    ]
+    return max(owned)[1] if owned else None
 
 
 def _ours_to_move(ctx: _Ctx, num: _Num, direction: str) -> bool:
@@ -1364,11 +1381,21 @@ def _position_number(ctx: _Ctx, check: NumberCheck) -> _Proposal | None:
     value = in_days / days_per[num.unit]
     value = float(int(value)) if check.worse == "higher" else float(-int(-value // 1))
     value = max(value, 1.0)
-    edit = _num_edit(ctx, num, value)
-    unit = ctx.text[num.end : num.phrase_end]
-    if not ctx.zh and value != 1 and re.search(r"(?:day|week|month|year)$", unit, re.I):
-        edit = _Edit(num.start, num.phrase_end, edit.text + unit + "s", minimize=False)
+    edit = _with_unit(ctx, num, _num_edit(ctx, num, value), value)
     return _Proposal(RedlineStrategy.POSITION, edit, "position")
+
+
+def _with_unit(ctx: _Ctx, num: _Num, edit: _Edit, value: float) -> _Edit:
+    """`edit` of a period's number with its unit agreeing: 'one (1) month' and '28 days',
+    never 'one (1) months' or '28 day'."""
+    unit = ctx.text[num.end : num.phrase_end]
+    if ctx.zh:
+        return edit
+    if value != 1 and re.search(r"(?:day|week|month|year)$", unit, re.I):
+        return _Edit(num.start, num.phrase_end, edit.text + unit + "s", minimize=False)
+    if value == 1 and re.search(r"(?:day|week|month|year)s$", unit, re.I):
+        return _Edit(num.start, num.phrase_end, edit.text + unit[:-1], minimize=False)
+    return edit
 
 
 def _position_rate(ctx: _Ctx, annual: float) -> _Proposal | None:
@@ -1434,10 +1461,7 @@ def _s_measured(ctx: _Ctx) -> _Proposal | None:
         goal = float(round(goal)) if goal >= 1 else goal
         if goal == num.value:
             continue
-        edit = _num_edit(ctx, num, goal)
-        unit = ctx.text[num.end : num.phrase_end]
-        if not ctx.zh and goal != 1 and re.search(r"(?:day|week|month|year)$", unit, re.I):
-            edit = _Edit(num.start, num.phrase_end, edit.text + unit + "s", minimize=False)
+        edit = _with_unit(ctx, num, _num_edit(ctx, num, goal), goal)
         return _Proposal(
             RedlineStrategy.POSITION, edit, "period_up" if goal > num.value else "period_down"
         )

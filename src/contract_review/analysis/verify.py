@@ -319,7 +319,13 @@ def judgement_problems(
 
 _FRACTION_SIDE = re.compile(r"^\s*/\s*[\dlI]|[\dlI]\s*/\s*$")
 """A number written as a fraction ('1 1/2%', OCR'd '1 l/2%'): half of it is no number."""
-_BROKEN = re.compile(r"\d\.\d+\.\d|%\s*%|\d\s*%\s*\d|\(\s*\)")
+_BROKEN = re.compile(
+    r"\d\.\d+\.\d|%\s*%|\d\s*%\s*\d|\(\s*\)"
+    r"|\b(?:one|1)\s*(?:\(\s*1\s*\)\s*)?(?:calendar\s+|business\s+|working\s+)?"
+    r"(?:days|weeks|months|years)\b",
+    re.I,
+)
+"""Numbers that cannot be right: '1.5.3', '%%', '1 1/0.67%'-like runs, '()', 'one (1) months'."""
 _CAPITALISED = re.compile(r"\b[A-Z][a-z]+(?:[ -](?:of |the |and )?[A-Z][a-z]+)*\b")
 _DETERMINER = re.compile(r"(?:The|This|That|Such|Each|Any|All|Either|Neither|No) ")
 _SENTENCE_START = re.compile(r"(?:^|[.;:!?]\s+|\(\w{1,4}\)\s*|\n\s*)$")
@@ -411,9 +417,15 @@ def _sentence_around(text: str, s: int, e: int) -> str:
     return text[a : min(ends) if ends else len(text)]
 
 
+_DETERMINED = re.compile(r"\b(?:this|that|such|said|the|each|any|its|their)\s*$", re.I)
+
+
 def _mixup(amended: str, s: int, e_new: int, new: str, roles: PartyRoles | None) -> list[Problem]:
     if roles is None or not _MUTUAL.search(new):
         return []
+    if _MUTUAL.match(new) and _DETERMINED.search(amended[max(0, s - 8) : s]):
+        # 'this OMA may be terminated' → 'this either party …': the name was no party
+        return [Problem(Failure.PARTY_MIXUP, f'"{amended[max(0, s - 8) : e_new]}" names no party')]
     sentence = _sentence_around(amended, s, e_new)
     named = [w for _, side, w in party_mentions(sentence, roles) if side in ("us", "them")]
     if not named:
