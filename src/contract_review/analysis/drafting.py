@@ -1034,17 +1034,12 @@ def _s_period(ctx: _Ctx) -> _Proposal | None:
             continue
         goal = _period_goal(num.value, default, direction)
         if goal is not None:
-            related = _related(ctx, num, goal)
-            with _CLAUSE_CACHE_LOCK:
-                same = _durations_by_value(ctx.text, ctx.heading_end, ctx.zh).get(
-                    (num.value, num.unit), []
-                )
             return _Proposal(
                 RedlineStrategy.PERIOD,
                 _num_edit(ctx, num, goal),
                 f"period_{direction}",
-                alternatives=_together(ctx, [num, *same], goal),
-                related=related,
+                alternatives=_together(ctx, [num, *_same_durations(ctx, num)], goal),
+                related=_related(ctx, num, goal),
             )
     return None
 
@@ -1152,10 +1147,15 @@ def _same_percentages(ctx: _Ctx, chosen: _Num) -> list[_Num]:
     ]
 
 
-def _related(ctx: _Ctx, chosen: _Num, value: float) -> tuple[_Edit, ...]:
+def _same_durations(ctx: _Ctx, chosen: _Num) -> list[_Num]:
+    """The periods of the clause (past its heading) written with `chosen`'s value and unit."""
     with _CLAUSE_CACHE_LOCK:
         by_value = _durations_by_value(ctx.text, ctx.heading_end, ctx.zh)
-    others = by_value.get((chosen.value, chosen.unit), ())
+    return by_value.get((chosen.value, chosen.unit), [])
+
+
+def _related(ctx: _Ctx, chosen: _Num, value: float) -> tuple[_Edit, ...]:
+    others = _same_durations(ctx, chosen)
     return tuple(_num_edit(ctx, n, value) for n in others if n.start != chosen.start)
 
 

@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from contract_review.analysis.cache import per_structure
 from contract_review.analysis.financial import financial_terms
 from contract_review.models import (
     ActionType,
@@ -381,8 +382,10 @@ def _numbers(text: str, s: int, e: int, new: str) -> list[Problem]:
     return problems
 
 
+@per_structure()
 def _known_terms(structure: DocumentStructure) -> str:
-    """Every clause's text, joined (the words the contract uses)."""
+    """Every clause's text, joined (the words the contract uses): read once per contract, not
+    once per change verified."""
     return "\n".join(c.text for c in structure.clauses)
 
 

@@ -38,7 +38,6 @@ from langgraph.types import Send, interrupt
 from contract_review import models
 from contract_review.analysis.verify import (
     Judgement,
-    Problem,
     for_the_lawyer,
     strike_needs_lawyer,
 )
@@ -79,7 +78,7 @@ from .plan import Planner, model_plan, plan_summary, playbook_plan, uniform_plan
 from .prompts import build_react_agent_messages, build_redline_messages
 from .react_agent import AgentOutcome, run_react_agent
 from .state import ClauseIn, ClauseState, ReviewGraphState
-from .verify import clause_rules, verify_change
+from .verify import clause_rules, first_verified
 
 __all__ = ["build_review_graph", "item_keys", "review_serde", "route_validation"]
 
@@ -455,12 +454,9 @@ class _Redraft:
                 redraft = drafts[0] if drafts else None
                 if drafts and structure is not None and clause is not None and item is not None:
                     # verified like any change: the reviewer's wish does not make it safe
-                    redraft, problems = None, []
-                    for draft in drafts:
-                        problems = await _verify_one(ctx, item, structure, clause, draft, risk)
-                        if not problems:
-                            redraft = draft
-                            break
+                    redraft, problems = await first_verified(
+                        ctx, item.required_skills, structure, clause, drafts, risk
+                    )
                     if redraft is None:
                         what = "; ".join(dict.fromkeys(p.detail for p in problems))
                         notes.append(
@@ -475,18 +471,6 @@ class _Redraft:
                 )
                 new_pending.extend(added)
         return {"findings": findings, "pending_diffs": new_pending, "redrafted": True}
-
-
-async def _verify_one(
-    ctx: RunContext,
-    item: ReviewChecklistItem,
-    structure: DocumentStructure,
-    clause: ClauseNode,
-    diff: DocumentDiff,
-    risk: RiskPoint | None,
-) -> list[Problem]:
-    """`verify.verify_change` of one diff, the clause judged as it stands first."""
-    return await verify_change(ctx, item.required_skills, structure, clause, diff, risk)
 
 
 async def node_save_clause(state: ReviewGraphState) -> dict[str, Any]:
@@ -936,15 +920,20 @@ class _ClauseNodes:
             verified = []
             suggested = s.get("suggestions", {}) if s.get("retry_count", 0) == 0 else {}
             alternatives = s.get("alternatives", {})
+            risks = {r.id: r for r in s.get("risks", [])}
             judged: dict[str, Judgement] = {}  # each sub-clause judged once as it stands
-            problems = await self._verify(s, ctx, structure, clause, sound, judged)
-            for d, found in zip(sound, problems, strict=True):
-                if not found:
-                    verified.append(d)
-                    continue
+            for d in sound:
                 # another draft for the same risk may pass where the first did not
                 others = [a for a in alternatives.get(d.diff_id, []) if not _diff_problem(a, text)]
-                passed = await self._first_verified(s, ctx, structure, clause, others, judged)
+                passed, found = await first_verified(
+                    ctx,
+                    s["item"].required_skills,
+                    structure,
+                    clause,
+                    [d, *others],
+                    risks.get(d.risk_id or ""),
+                    judged,
+                )
                 if passed is not None:
                     verified.append(passed)
                     continue
@@ -978,42 +967,6 @@ class _ClauseNodes:
             "validation_result": "fail" if failed else "pass",
             "retry_count": retries + 1 if failed else retries,
         }
-
-    async def _first_verified(
-        self,
-        s: ClauseState,
-        ctx: RunContext,
-        structure: DocumentStructure,
-        clause: ClauseNode,
-        candidates: list[DocumentDiff],
-        judged: dict[str, Judgement],
-    ) -> DocumentDiff | None:
-        """The first of `candidates` that passes verification (None: none does)."""
-        for candidate in candidates:
-            (problems,) = await self._verify(s, ctx, structure, clause, [candidate], judged)
-            if not problems:
-                return candidate
-        return None
-
-    async def _verify(
-        self,
-        s: ClauseState,
-        ctx: RunContext,
-        structure: DocumentStructure,
-        clause: ClauseNode,
-        diffs: list[DocumentDiff],
-        judged: dict[str, Judgement] | None = None,
-    ) -> list[list[Problem]]:
-        """Each diff's verification problems (an empty list: it passes)."""
-        skills = s["item"].required_skills
-        risks = {r.id: r for r in s.get("risks", [])}
-        judged = judged if judged is not None else {}
-        return [
-            await verify_change(
-                ctx, skills, structure, clause, d, risks.get(d.risk_id or ""), judged
-            )
-            for d in diffs
-        ]
 
     async def clause_done(self, s: ClauseState) -> dict[str, Any]:
         """Hand the clause's findings back to the review."""

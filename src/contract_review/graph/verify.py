@@ -35,7 +35,7 @@ from contract_review.text import PLACEHOLDER
 from ._findings import blank_risks, injection_risks
 from .context import RunContext
 
-__all__ = ["RuleFindings", "clause_rules", "verify_change"]
+__all__ = ["RuleFindings", "clause_rules", "first_verified", "verify_change"]
 
 _STAND_IN = "100"
 """What a blank ([●]) reads as when a change is verified: the lawyer fills it in; a cap of
@@ -135,3 +135,24 @@ async def verify_change(
         judged[node.clause_id] = before
     after = await clause_rules(ctx, skills, amended[1], amended[0], verifying=True)
     return [*problems, *judgement_problems(before, after.judgement, risk, diff)]
+
+
+async def first_verified(
+    ctx: RunContext,
+    skills: Sequence[str],
+    structure: DocumentStructure,
+    clause: ClauseNode,
+    drafts: Sequence[DocumentDiff],
+    risk: RiskPoint | None,
+    judged: dict[str, Judgement] | None = None,
+) -> tuple[DocumentDiff | None, list[Problem]]:
+    """The first of `drafts` (one risk's, best first) that passes `verify_change`, and the
+    first draft's problems (for the note when none passes)."""
+    judged = judged if judged is not None else {}
+    first: list[Problem] = []
+    for n, draft in enumerate(drafts):
+        problems = await verify_change(ctx, skills, structure, clause, draft, risk, judged)
+        if not problems:
+            return draft, []
+        first = problems if n == 0 else first
+    return None, first

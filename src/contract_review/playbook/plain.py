@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .measure import MEASURES
-from .schema import NumberCheck, PartyCheck, Position, Recognition
+from .schema import NumberCheck, PartyCheck, Position, Recognition, Wording
 
 __all__ = ["Compiled", "compile_plain", "compiled_positions"]
 
@@ -168,13 +168,8 @@ def _tiers(check: NumberCheck, plain: Position, topic: str) -> tuple[NumberCheck
     return check, f"{check.measure}: your numbers run the other way; built-in tiers kept"
 
 
-def _words(wording: object) -> str:
-    if wording is None:
-        return ""
-    text = getattr(wording, "text", None)
-    if callable(text):
-        return str(text("en") or text("zh"))
-    return ""
+def _words(wording: Wording | None) -> str:
+    return wording.text() if wording is not None else ""
 
 
 def _compiled(plain: Position, built_in: Position) -> tuple[Position, list[str]]:
