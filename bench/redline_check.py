@@ -62,6 +62,8 @@ class Tally:
     failed: int = 0
     serious: int = 0
     serious_changed: int = 0
+    missing: int = 0
+    missing_changed: int = 0
     kinds: Counter[str] = field(default_factory=Counter)
     lines: list[str] = field(default_factory=list)
 
@@ -142,6 +144,10 @@ async def _check(job: Job, work: Path, tally: Tally, verbose: bool) -> None:
     ctx = prepared_run(options, settings)
     structure = ctx.primary
     assert structure is not None
+    missing = [r for r in result.missing if r.risk_level in SERIOUS]
+    tally.missing += len(missing)
+    ours = {d.risk_id for c in result.clauses for d in c.findings.diffs}
+    tally.missing_changed += sum(r.id in ours for r in missing)
     for reviewed in result.clauses:
         f = reviewed.findings
         serious = [r for r in f.risks if r.risk_level in SERIOUS and r.location is not None]
@@ -189,7 +195,8 @@ def _print(name: str, t: Tally) -> None:
     print(
         f"{name:9} reviews {t.reviews:3} (refused {t.refused})  changes {t.proposed:4} "
         f"(approved {t.approved}, for the lawyer {t.for_lawyer})  failed {t.failed:3}  "
-        f"medium/high issues with a change {t.serious_changed}/{t.serious} ({pct})"
+        f"medium/high issues with a change {t.serious_changed}/{t.serious} ({pct})  "
+        f"missing protections (m/h) with our clause {t.missing_changed}/{t.missing}"
     )
     for kind, n in t.kinds.most_common():
         print(f"    {kind:18} {n}")

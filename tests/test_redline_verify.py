@@ -290,3 +290,167 @@ def test_our_own_discretion_is_not_made_reasonable() -> None:
     theirs = draft_redline(structure, clause, risk, party_roles(structure, "Sponsor"))
     assert theirs.diff is not None
     assert "sole" in theirs.diff.original_text
+
+
+def test_our_exclusivity_and_price_protection_are_kept(hosting: dict[str, ReviewResult]) -> None:
+    """Before, acting for the Customer, the approved changes deleted its exclusive right to Hall
+    B and its fixed fees. The exclusivity it holds is a term in its favour; acting for the
+    Provider, which bears it alone, it is the risk."""
+    customer, provider = hosting["Customer"], hosting["Provider"]
+    assert not _diffs(customer, "1.2")
+    assert not [
+        d for d in _diffs(customer, "2") + _diffs(customer, "2.2") if "fixed" in d.original_text
+    ]
+    kept = [f for c in customer.clauses if c.item.clause_id == "1.2" for f in c.findings.favourable]
+    assert [f.position_id for f in kept] == ["one_sided_exclusivity"]
+    flagged = [r for c in provider.clauses if c.item.clause_id == "1.2" for r in c.findings.risks]
+    assert [r.position_id for r in flagged] == ["one_sided_exclusivity"]
+
+
+FIDIC = ROOT / "examples" / "fidic"
+
+
+@pytest.fixture(scope="module")
+def fidic(tmp_path_factory: pytest.TempPathFactory) -> dict[str, ReviewResult]:
+    work = tmp_path_factory.mktemp("fidic")
+    mp = pytest.MonkeyPatch()
+    mp.setenv("STATE_DIR", str(work / "state"))
+    out: dict[str, ReviewResult] = {}
+    try:
+        for party in ("Contractor", "Employer"):
+            args = [
+                "review",
+                str(FIDIC / "particular_conditions_amending_en.txt"),
+                "--domain",
+                "fidic",
+                "--baseline",
+                str(FIDIC / "general_conditions_en.txt"),
+                "--party",
+                party,
+                "--approve",
+                "all",
+                "--out",
+                str(work / party),
+            ]
+            result = runner.invoke(app, args)
+            assert result.exit_code == 0, result.output
+            found = (work / party / "findings.json").read_text(encoding="utf-8")
+            out[party] = ReviewResult.model_validate_json(found)
+    finally:
+        mp.undo()
+    return out
+
+
+def test_the_delay_damages_cap_is_drafted_in_well_formed_words(
+    fidic: dict[str, ReviewResult],
+) -> None:
+    """Before, 8.8's change read '… contract price amount'. Acting for the Contractor, the cap
+    the PC removes is put back as a blank for the lawyer, in words that read."""
+    (cap,) = _diffs(fidic["Contractor"], "8.8")
+    assert "price amount" not in cap.proposed_text
+    assert "[●]" in cap.proposed_text
+    assert cap.status.value == "pending"
+
+
+def test_a_pc_shift_in_our_favour_is_no_risk_and_gets_no_change(
+    fidic: dict[str, ReviewResult],
+) -> None:
+    """Before, acting for the Employer, the PC's shifts onto the Contractor (no cap on delay
+    damages, an indemnity regardless of cause, a 14-day claims notice) were high risks to the
+    Employer, and the approved changes gave the Contractor back the 28 days and limited its
+    indemnity to losses the Employer causes."""
+    employer, contractor = fidic["Employer"], fidic["Contractor"]
+
+    def shifts(review: ReviewResult) -> set[str]:
+        return {
+            r.risk_type
+            for c in review.clauses
+            for r in c.findings.risks
+            if r.risk_type.startswith("risk_shift:")
+        }
+
+    moved = {
+        "risk_shift:cap_removed",
+        "risk_shift:indemnity_regardless_of_cause",
+        "risk_shift:notice_shortened",
+        "risk_shift:payment_period_extended",
+    }
+    assert moved <= shifts(contractor)
+    assert not moved & shifts(employer)
+    for clause_id in ("8.8", "17.1", "20.1", "14.7"):
+        assert not _diffs(employer, clause_id), clause_id
+        assert _diffs(contractor, clause_id), clause_id
+
+
+def test_a_missing_protection_gets_our_standard_clause_in_place(
+    hosting: dict[str, ReviewResult], tmp_path: Path
+) -> None:
+    """The contract has no confidentiality clause: acting for either side, our standard clause
+    is proposed as clause 7, after the last clause, verified and shown with the missing
+    protection; approved, it is a tracked insertion in the Word file."""
+    for party, review in hosting.items():
+        missing = {r.position_id: r for r in review.missing}
+        assert "confidentiality" in missing, party
+        added = [
+            d
+            for c in review.clauses
+            for d in c.findings.diffs
+            if d.risk_id == missing["confidentiality"].id
+        ]
+        (clause,) = added
+        assert clause.new_clause
+        assert clause.clause_id == "6"
+        assert clause.proposed_text.split("\n")[0].endswith("Confidentiality")
+        assert "this Agreement" in clause.proposed_text
+        assert clause.status.value == "approved"
+    # the numbers follow one another when several are added
+    customer = hosting["Customer"]
+    headings = [
+        d.proposed_text.split(" ", 1)[0]
+        for c in customer.clauses
+        for d in c.findings.diffs
+        if d.new_clause
+    ]
+    assert headings == [f"{n}." for n in range(7, 7 + len(headings))]
+
+
+def test_our_clause_is_a_tracked_insertion_after_the_last_clause(tmp_path: Path) -> None:
+    import docx
+
+    contract = tmp_path / "hosting.txt"
+    contract.write_text(HOSTING, encoding="utf-8")
+    out = tmp_path / "out"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("STATE_DIR", str(tmp_path / "state"))
+        _review(contract, "Provider", out)
+    body = docx.Document(str(out / "redline.docx")).element.body
+    paragraphs = [
+        (
+            "".join(t.text or "" for t in p.iter() if t.tag.endswith("}t")),
+            any(x.tag.endswith("}ins") for x in p.iter()),
+        )
+        for p in body.iterchildren()
+        if p.tag.endswith("}p")
+    ]
+    texts = [t for t, _ in paragraphs]
+    law = next(i for i, t in enumerate(texts) if t.startswith("6.1"))
+    assert paragraphs[law + 1] == ("7. Confidentiality", True)
+    assert paragraphs[law + 2][0].startswith("7.1 Each party shall keep confidential")
+    assert "Confidentiality" in (out / "report.md").read_text(encoding="utf-8")
+    report = (out / "report.md").read_text(encoding="utf-8")
+    assert "<ins>7. Confidentiality" in report
+
+
+def test_a_chinese_contract_gets_the_next_articles(tmp_path: Path) -> None:
+    """Acting for the contractor (乙方) of the bundled construction contract, the protections
+    it lacks come as 第二十一条, 第二十二条 … after its last article, in Chinese."""
+    out = tmp_path / "out"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("STATE_DIR", str(tmp_path / "state"))
+        review = _review(ROOT / "examples" / "cn" / "construction_contract_zh.txt", "乙方", out)
+    added = [d for c in review.clauses for d in c.findings.diffs if d.new_clause]
+    assert len(added) >= 2
+    heads = [d.proposed_text.split(" ", 1)[0] for d in added]
+    assert heads[:2] == ["第二十一条", "第二十二条"]
+    missing = {r.id for r in review.missing}
+    assert all(d.risk_id in missing and "本合同" in d.proposed_text for d in added)

@@ -394,6 +394,11 @@ class DocumentDiff(_Model):
         "whole term whose words show no right of the other side (a blank to fill is also "
         "never approved unattended).",
     )
+    new_clause: bool = Field(
+        False,
+        description="An insertion of a whole clause the contract lacks (our standard clause): "
+        "its lines become new paragraphs after the paragraph that ends at start_offset.",
+    )
     decided_by: str = Field("", description="Who decided (the reviewer's name); '' if undecided.")
     decided_at: str | None = Field(None, description="When it was decided (ISO 8601, UTC).")
 

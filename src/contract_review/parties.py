@@ -754,7 +754,12 @@ _EN_MODALS: tuple[tuple[ActionKind, str], ...] = (
     (
         "right",
         r"shall\s+be\s+entitled|(?:is|are)\s+entitled|will\s+be\s+entitled"
-        r"|shall\s+have\s+the\s+right|ha(?:s|ve)\s+the\s+right|reserves?\s+the\s+right"
+        # 'shall have the exclusive right', 'has a non-exclusive licence', 'shall have the option'
+        r"|(?:shall|will)\s+have\s+(?:the|an?)\s+(?:[\w-]+\s+){0,3}?"
+        r"(?:right|option|power|discretion|entitlement|licen[cs]e|privilege)s?\b"
+        r"|ha(?:s|ve)\s+(?:the|an?)\s+(?:[\w-]+\s+){0,3}?"
+        r"(?:right|option|power|discretion|entitlement|licen[cs]e|privilege)s?\b"
+        r"|reserves?\s+the\s+right|(?:is|are|shall\s+be)\s+(?:hereby\s+)?granted"
         # 'Tenant shall have sixty (60) days within which to accept': time given is a right
         r"|shall\s+have(?=\s+(?:a\s+period\s+of\s+)?(?:[a-z-]+\s+)?\(?\d+\)?\s*"
         r"(?:calendar\s+|business\s+|working\s+)?(?:days?|weeks?|months?)\b)"

@@ -10,6 +10,7 @@ import shutil
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -40,23 +41,43 @@ def _shot(page: object, name: str) -> None:
         page.screenshot(path=str(Path(SHOTS) / name), full_page=False)  # type: ignore[attr-defined]
 
 
+def _review_fidic_sample(page: Any, server: str) -> None:
+    """Sign in and start a review of the FIDIC sample for the Contractor."""
+    from playwright.sync_api import expect
+
+    page.goto(server)
+    page.fill("#key", "browser-key")
+    page.click("#signin-button")
+    expect(page.locator("#upload")).to_be_visible()
+    page.set_input_files(
+        "#contract", str(EXAMPLES / "fidic" / "particular_conditions_amending_en.txt")
+    )
+    page.set_input_files("#baseline", str(EXAMPLES / "fidic" / "general_conditions_en.txt"))
+    page.fill("#party", "Contractor")
+    page.select_option("#domain", "fidic")
+    page.click("#upload-form button[type=submit]")
+
+
+def _download_redline(page: Any, folder: Path) -> Path:
+    """Wait for the finished review's redline.docx link and download it into `folder`."""
+    from playwright.sync_api import expect
+
+    link = page.locator('#downloads a[href$="redline.docx"]')
+    expect(link).to_be_visible(timeout=60_000)
+    with page.expect_download() as info:
+        link.click()
+    path = folder / "redline.docx"
+    info.value.save_as(path)
+    return path
+
+
 def test_a_lawyer_reviews_and_decides_in_the_browser(server: str, tmp_path: Path) -> None:
     from playwright.sync_api import expect, sync_playwright
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         page = browser.new_page(viewport={"width": 1366, "height": 900}, accept_downloads=True)
-        page.goto(server)
-        page.fill("#key", "browser-key")
-        page.click("#signin-button")
-        expect(page.locator("#upload")).to_be_visible()
-        page.set_input_files(
-            "#contract", str(EXAMPLES / "fidic" / "particular_conditions_amending_en.txt")
-        )
-        page.set_input_files("#baseline", str(EXAMPLES / "fidic" / "general_conditions_en.txt"))
-        page.fill("#party", "Contractor")
-        page.select_option("#domain", "fidic")
-        page.click("#upload-form button[type=submit]")
+        _review_fidic_sample(page, server)
         # live progress: clause events arrive, then the redlines wait for a decision
         expect(page.locator("#log div").first).to_be_visible(timeout=60_000)
         redlines = page.locator("#pending .redline")
@@ -75,15 +96,10 @@ def test_a_lawyer_reviews_and_decides_in_the_browser(server: str, tmp_path: Path
         box.locator("button[data-act=edit]").click()
         for diff_id in ids[3:]:
             page.locator(f'[data-diff="{diff_id}"] button[data-act=approve]').click()
-        link = page.locator('#downloads a[href$="redline.docx"]')
-        expect(link).to_be_visible(timeout=60_000)
-        expect(page.locator("#risks .clause").first).to_be_visible(timeout=30_000)
+        expect(page.locator("#risks .clause").first).to_be_visible(timeout=90_000)
         page.evaluate("window.scrollTo(0, 0)")
         _shot(page, "web-complete.png")
-        with page.expect_download() as info:
-            link.click()
-        path = tmp_path / "redline.docx"
-        info.value.save_as(path)
+        path = _download_redline(page, tmp_path)
         browser.close()
 
     # the Word file holds exactly those decisions: approved and edited changes as tracked
@@ -143,3 +159,36 @@ def test_a_portfolio_is_uploaded_watched_and_downloaded(server: str, tmp_path: P
     }
     assert set(table) == {c.name for c in contracts}
     assert {row["Status"] for row in table.values()} == {"done"}
+
+
+def test_a_rejection_with_feedback_is_redrafted_on_the_page(server: str, tmp_path: Path) -> None:
+    """Reject the claims time bar's redline with an instruction, approve the rest: the
+    redraft comes back on the page as a new redline to decide, verified; approved, it is in
+    the Word file and the rejected wording is not."""
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1366, "height": 900}, accept_downloads=True)
+        _review_fidic_sample(page, server)
+        redlines = page.locator("#pending .redline")
+        expect(redlines.first).to_be_visible(timeout=60_000)
+        ids = [redlines.nth(i).get_attribute("data-diff") for i in range(redlines.count())]
+        time_bar = page.locator("#pending .redline", has_text="20.1").first
+        rejected = time_bar.get_attribute("data-diff")
+        time_bar.locator('[data-field="feedback"]').fill('replace "14" with "35"')
+        time_bar.locator("button[data-act=reject]").click()
+        for diff_id in ids:
+            if diff_id != rejected:
+                page.locator(f'[data-diff="{diff_id}"] button[data-act=approve]').click()
+        # the redraft: a redline the page had not shown, for the same clause
+        unseen = "".join(f':not([data-diff="{i}"])' for i in ids)
+        redraft = page.locator(f"#pending .redline{unseen}")
+        expect(redraft.first).to_be_visible(timeout=60_000)
+        expect(redraft.first).to_contain_text("20.1")
+        expect(redraft.first).to_contain_text("35")
+        redraft.first.locator("button[data-act=approve]").click()
+        path = _download_redline(page, tmp_path)
+        browser.close()
+    accepted = accept_all_text(path)
+    assert any("20.1" in line and "35" in line for line in accepted.splitlines())

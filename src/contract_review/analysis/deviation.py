@@ -154,8 +154,9 @@ _LIABILITY = re.compile(
     r"liabilit|liable|damages|compensation|indemnit|责任|赔偿|违约金", re.IGNORECASE
 )
 _UNCAPPED = re.compile(
-    r"unlimited|without\s+(?:any\s+)?limit|no\s+(?:cap|limit)\b|not\s+be\s+(?:subject\s+to|"
-    r"limited\s+by)\s+any\s+(?:cap|limit)|不设上限|无上限|不受.{0,10}限制",
+    r"unlimited|uncapped|without\s+(?:any\s+)?(?:limit|cap|maximum|ceiling)"
+    r"|no\s+(?:cap|limit|maximum|ceiling|upper\s+limit)\b|not\s+be\s+(?:subject\s+to|limited\s+by)"
+    r"\s+any\s+(?:[\w-]+\s+)?(?:cap|limit|maximum|ceiling)|不设(?:上限|限额)|无上限|不受.{0,10}限制",
     re.IGNORECASE,
 )
 _PROTECTION = re.compile(

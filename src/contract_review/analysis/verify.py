@@ -329,7 +329,7 @@ _BROKEN = re.compile(
 """Numbers that cannot be right: '1.5.3', '%%', '1 1/0.67%'-like runs, '()', 'one (1) months'."""
 _CAPITALISED = re.compile(r"\b[A-Z][a-z]+(?:[ -](?:of |the |and )?[A-Z][a-z]+)*\b")
 _DETERMINER = re.compile(r"(?:The|This|That|Such|Each|Any|All|Either|Neither|No) ")
-_SENTENCE_START = re.compile(r"(?:^|[.;:!?]\s+|\(\w{1,4}\)\s*|\n\s*)$")
+_SENTENCE_START = re.compile(r"(?:(?:^|\n)\s*(?:\d+(?:\.\d+)*\.?\s+)?|[.;:!?]\s+|\(\w{1,4}\)\s*)$")
 _COMMON = frozenset(
     {
         "Either",
@@ -485,9 +485,11 @@ def wording_problems(
     text = clause.text
     amended = text[:s] + new + text[e:]
     deleted = text[s:e] if not new.strip() else ""
+    # a new clause's heading ('Limitation of Liability') is a title, not a defined term
+    words = new.split("\n", 1)[-1] if diff.new_clause else new
     return [
         *_numbers(text, s, e, new),
-        *_undefined(structure, new, roles),
-        *_mixup(amended, s, s + len(new), new, roles),
+        *_undefined(structure, words, roles),
+        *(_mixup(amended, s, s + len(new), new, roles) if not diff.new_clause else []),
         *(_struck(deleted, roles) + _fragment(text, s, e) if deleted else []),
     ]

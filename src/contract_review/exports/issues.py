@@ -426,6 +426,15 @@ def build_view(
     issues: list[Issue] = []
     sections: list[ClauseSection] = []
     seen_risks: set[str] = set()
+    # our standard clause for a missing protection is held by the clause it follows, and
+    # shown with the missing protection
+    for_missing = {r.id for r in result.missing}
+    new_clauses = [
+        (d, c.clause_text, c.start_offset)
+        for c in result.clauses
+        for d in c.findings.diffs
+        if d.risk_id in for_missing
+    ]
     for reviewed in result.clauses:
         f = reviewed.findings
         clause_start = reviewed.start_offset
@@ -445,7 +454,7 @@ def build_view(
         # the clause's leading issue, or as an issue of its own.
         placed = {p.diff_id for i in own for p in i.proposals}
         for diff in f.diffs:
-            if diff.diff_id in placed:
+            if diff.diff_id in placed or diff.risk_id in for_missing:
                 continue
             proposal = _proposal(diff, reviewed.clause_text, clause_start)
             if own:
@@ -485,7 +494,9 @@ def build_view(
     missing = []
     for risk in result.missing:
         number += 1
-        missing.append(_issue(number, [risk], [], titles, (None, "", "", 0)))
+        issue = _issue(number, [risk], [], titles, (None, "", "", 0))
+        issue.proposals = [_proposal(d, t, at) for d, t, at in new_clauses if d.risk_id == risk.id]
+        missing.append(issue)
     favourable = [
         Favourable(
             clause_id=t.clause_id,
@@ -806,6 +817,8 @@ def proposal_text(m: Messages, p: Proposal) -> str:
     old = _short(p.original)
     if p.action == "delete" or not p.proposed:
         return m("delete_words", old=old)
+    if p.action == "insert" and not p.original:  # a whole clause the contract lacks
+        return m("insert_clause", new=" / ".join(p.proposed.splitlines()))
     if p.action == "insert":
         return m("insert_after", old=old, new=p.proposed)
     return m("replace_with", old=old, new=p.proposed)

@@ -209,6 +209,31 @@ def _phrase(p: Proposal) -> tuple[str, str]:
     return f"{head}{p.original}{tail}", new
 
 
+def _new_clauses(
+    view: ReviewView, shown: Sequence[Issue], diffs: Sequence[DocumentDiff]
+) -> tuple[list[Instruction], list[Issue]]:
+    """Our approved standard clauses for missing protections, as tracked paragraphs after the
+    clause they follow (a line each), the first carrying its issue's comment when the issue's
+    level is commented; and the issues so commented."""
+    approved = {d.diff_id: d for d in diffs if d.new_clause and d.status is DiffStatus.APPROVED}
+    instructions: list[Instruction] = []
+    commented: list[Issue] = []
+    for issue in view.all_issues:
+        for p in issue.proposals:
+            d = approved.get(p.diff_id)
+            if d is None:
+                continue
+            after = d.start_offset - 1 if d.start_offset else None
+            note = comment_note(issue, view.m, 0, 0) if issue in shown else None
+            if note is not None and issue not in commented:
+                commented.append(issue)
+            for n, line in enumerate(d.proposed_text.splitlines()):
+                instructions.append(
+                    Instruction(after=after, text=line, note=note if n == 0 else None)
+                )
+    return instructions, commented
+
+
 def _write_word(
     view: ReviewView,
     docs: Sequence[TaskDocument],
@@ -238,15 +263,18 @@ def _write_word(
             title=title,
         )
     else:
-        notes = _notes(view.m, issues, primary.structure, primary.content.text)
+        instructions, with_clause = _new_clauses(view, issues, diffs)
+        shown_at_clause = [i for i in issues if i not in with_clause]
+        notes = _notes(view.m, shown_at_clause, primary.structure, primary.content.text)
         source = settings.source_docx if primary.content.format is DocumentFormat.DOCX else None
         stats = write_redline_docx(
             primary.content,
-            diffs,
+            [d for d in diffs if not d.new_clause],
             redline,
             source_docx=source,
             author=settings.author,
             notes=notes,
+            instructions=instructions,
             title=title,
         )
     clean = folder / "clean.docx"

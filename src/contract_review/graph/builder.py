@@ -71,6 +71,7 @@ from contract_review.skills.risks import (
 from contract_review.types import ChatModel
 
 from ._findings import checked_llm_risks, missing_protections
+from ._insertions import propose_missing_clauses
 from ._json import json_values
 from .context import RunContext, context_from_state, facts_from_state
 from .events import EventType, ReviewEvent, emit, short
@@ -214,6 +215,8 @@ class _ParentNodes:
             run.facts.kind_of(run.primary),
         )
         keys = item_keys(items)
+        # a protection the contract lacks gets our standard clause, verified like any change
+        findings = await propose_missing_clauses(run, missing, findings, items, keys)
         pending = [
             d
             for key in keys
@@ -336,6 +339,7 @@ def _approval_payload(
 ) -> list[dict[str, Any]]:
     """Each pending diff with what a reviewer needs to decide: the clause and the risk."""
     risks = {r.id: r for f in state.get("findings", {}).values() for r in f.risks}
+    risks.update((r.id, r) for r in state.get("missing", []))  # our clause for what is missing
     out = []
     for d in pending:
         clause = structure.get_clause(d.clause_id) if structure else None

@@ -396,6 +396,13 @@ class Position(_Strict):
     checks: list[Check] = Field(
         default_factory=list, description="Deterministic checks of a clause against the position."
     )
+    clause: Wording | None = Field(
+        None,
+        description="Our standard clause in words a contract can take, proposed as a new clause "
+        "when the contract lacks the protection (`missing`). A line per paragraph; "
+        "'{contract}' / '{Contract}' stand for the contract's name for itself ('this "
+        "Agreement'), '{them}' for the other side; a blank ([●]) is left for the lawyer.",
+    )
     missing: Level | None = Field(
         None,
         description="Risk when the contract has no clause on this point at all (none: its "

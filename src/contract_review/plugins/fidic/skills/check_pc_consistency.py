@@ -428,9 +428,32 @@ def _risk_shifts(c: MergedClause, roles: PartyRoles | None, say: Say) -> list[Fi
         return _entitlement_deleted(c, roles, say)
     return [
         *_unforeseen_risk(c, roles, say),
-        *_terms_added(c, say),
-        *_periods_shifted(c, say),
+        *(f for f in _terms_added(c, say) if _burdens_us(f, roles, "obligation")),
+        *(f for f in _periods_shifted(c, say) if _burdens_us(f, roles, "obligation")),
     ]
+
+
+_CONTRACTOR = re.compile(r"contractor|承包人|承包商|乙方", re.I)
+_PAYEE_BURDENED: frozenset[str] = frozenset({"risk_shift:payment_period_extended"})
+"""Shifts that burden the party paid, not the one that acts (a longer period to pay)."""
+
+
+def _burdens_us(f: Finding, roles: PartyRoles, kind: str) -> bool:
+    """Whether the shift `f` lands on our side: on the party its quoted sentence obliges
+    (the payer's payee for a longer payment period), else on the Contractor, whom the GC's
+    standard positions protect. Acting for the Employer, a cap removed from the Contractor's
+    liability or a shorter notice for its claims is in our favour, not a risk."""
+    quote = f.quotes[0].text if f.quotes else ""
+    acting = [
+        a.side
+        for a in party_actions(quote, roles)
+        if a.kind in (kind, "bears") and a.side in ("us", "them")
+    ]
+    contractor_ours = any(_CONTRACTOR.search(r) for r in (*roles.our_roles, *roles.our_aliases))
+    side = acting[0] if acting else ("us" if contractor_ours else "them")
+    if f.rule in _PAYEE_BURDENED:
+        return side == "them" if acting else contractor_ours
+    return side == "us"
 
 
 def _entitlement_deleted(c: MergedClause, roles: PartyRoles, say: Say) -> list[Finding]:
