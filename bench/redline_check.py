@@ -20,7 +20,7 @@ import asyncio
 import json
 import tempfile
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 import yaml
@@ -217,16 +217,11 @@ def main() -> None:
         for line in t.lines:
             print(line)
     total = Tally()
+    counted = [f.name for f in fields(Tally) if f.type in (int, "int")]
     for name, t in tallies.items():
         _print(name, t)
-        total.reviews += t.reviews
-        total.refused += t.refused
-        total.proposed += t.proposed
-        total.approved += t.approved
-        total.for_lawyer += t.for_lawyer
-        total.failed += t.failed
-        total.serious += t.serious
-        total.serious_changed += t.serious_changed
+        for f in counted:
+            setattr(total, f, getattr(total, f) + getattr(t, f))
         total.kinds.update(t.kinds)
     if len(tallies) > 1:
         _print("total", total)
@@ -241,6 +236,8 @@ def main() -> None:
                 "failures": dict(t.kinds),
                 "serious": t.serious,
                 "serious_changed": t.serious_changed,
+                "missing": t.missing,
+                "missing_changed": t.missing_changed,
             }
             for name, t in {**tallies, "total": total}.items()
         }

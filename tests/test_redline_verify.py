@@ -387,7 +387,7 @@ def test_a_missing_protection_gets_our_standard_clause_in_place(
 ) -> None:
     """The contract has no confidentiality clause: acting for either side, our standard clause
     is proposed as clause 7, after the last clause, verified and shown with the missing
-    protection; approved, it is a tracked insertion in the Word file."""
+    protection, for the lawyer to decide."""
     for party, review in hosting.items():
         missing = {r.position_id: r for r in review.missing}
         assert "confidentiality" in missing, party
@@ -402,7 +402,9 @@ def test_a_missing_protection_gets_our_standard_clause_in_place(
         assert clause.clause_id == "6"
         assert clause.proposed_text.split("\n")[0].endswith("Confidentiality")
         assert "this Agreement" in clause.proposed_text
-        assert clause.status.value == "approved"
+        # a whole clause is the lawyer's to weigh: proposed, never approved unattended
+        assert clause.status.value == "pending"
+        assert clause.for_lawyer
     # the numbers follow one another when several are added
     customer = hosting["Customer"]
     headings = [
@@ -422,7 +424,25 @@ def test_our_clause_is_a_tracked_insertion_after_the_last_clause(tmp_path: Path)
     out = tmp_path / "out"
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("STATE_DIR", str(tmp_path / "state"))
-        _review(contract, "Provider", out)
+        args = ["review", str(contract), "--party", "Provider", "--approve", "none"]
+        result = runner.invoke(app, [*args, "--out", str(out)])
+        assert result.exit_code == 0, result.output
+        review = ReviewResult.model_validate_json((out / "findings.json").read_text("utf-8"))
+        # the lawyer approves every change, our clause among them
+        pending = [
+            d.diff_id
+            for c in review.clauses
+            for d in c.findings.diffs
+            if d.status.value == "pending"
+        ]
+        assert pending
+        decisions = tmp_path / "decisions.csv"
+        decisions.write_text(
+            "diff_id,decision,feedback,text\n" + "".join(f"{d},approve,,\n" for d in pending),
+            encoding="utf-8",
+        )
+        done = runner.invoke(app, ["approve", review.task_id, "--decisions", str(decisions)])
+        assert done.exit_code == 0, done.output
     body = docx.Document(str(out / "redline.docx")).element.body
     paragraphs = [
         (

@@ -102,3 +102,46 @@ def test_the_contract_is_named_as_it_names_itself() -> None:
     assert self_name("nothing here", "en") == "this Agreement"
     assert self_name("本协议自签署之日起生效。本协议一式两份。本合同", "zh-CN") == "本协议"
     assert self_name("无", "zh-CN") == "本合同"
+
+
+def test_a_contract_that_capitalises_party_gets_party() -> None:
+    text = EN.replace(
+        "1.2 The Supplier", "1.2 Each Party agrees that the other Party and the Supplier"
+    )
+    structure = StructureParser().parse(text, document_id="c")
+    position = _position(
+        "Indemnities\nEach party shall cover third-party claims against the other party."
+    )
+    diff = new_clause(structure, position, "en", party_roles(structure, "Client"))
+    assert diff is not None
+    assert diff.proposed_text.splitlines()[1] == (
+        "Each Party shall cover third-party claims against the other Party."
+    )
+
+
+def test_the_clause_goes_before_a_signature_block_the_last_clause_runs_into() -> None:
+    """Filings run the signature block and exhibits on inside the last clause: the new clause
+    goes after its last line of terms, never after the signatures."""
+    text = EN.replace(
+        "SCHEDULE 1 - RATES\n1. Pallet rate: GBP 40.\n",
+        "2.2 Invoices are sent monthly. (remainder of page intentionally left blank)\n\n"
+        "IN WITNESS WHEREOF the parties have signed this Agreement.\nKestrel Freight Ltd\n\n"
+        "EXHIBIT A\nRates\n",
+    )
+    structure = StructureParser().parse(text, document_id="c")
+    position = _position("Confidentiality\nEach party shall keep {contract} confidential.")
+    diff = new_clause(structure, position, "en", party_roles(structure, "Client"))
+    assert diff is not None
+    assert diff.start_offset is not None
+    assert text[: diff.start_offset].endswith("Invoices are sent monthly.")
+    assert diff.proposed_text.startswith("3. Confidentiality")
+
+
+def test_an_amendment_gets_no_new_clause() -> None:
+    text = EN.replace("This Master Services Agreement is made", "This Amendment No. 2 is made")
+    text = text.replace(
+        "1.1 The Supplier shall carry", "1.1 Under this Amendment the Supplier shall carry"
+    )
+    structure = StructureParser().parse(text, document_id="c")
+    position = _position("Confidentiality\nEach party shall keep {contract} confidential.")
+    assert new_clause(structure, position, "en", party_roles(structure, "Client")) is None

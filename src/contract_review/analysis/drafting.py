@@ -1323,10 +1323,19 @@ def _position_mutual(ctx: _Ctx) -> _Proposal | None:
     if any(side == "them" for _, side, _ in named):
         return None  # the holder named again ('amounts owed IBM by MSL'): no words fit both
     mentions = [(at, word) for at, side, word in named if side == "us"]
+    # the one notified, paid or consulted: 'notice to the Buyer', 'by giving the Caterer five
+    # days' notice', 'notifying the Client', 'the Caterer's consent'
     object_of = re.compile(
-        r"(?:\b(?:to|by|from|with|against|upon|on|of|for)\s+(?:the\s+)?|[向给对与])$", re.I
+        r"(?:\b(?:to|by|from|with|against|upon|on|of|for|giv(?:e|es|ing)|notif(?:y|ies|ying)"
+        r"|inform(?:s|ing)?|pay(?:s|ing)?|reimburs(?:e|es|ing)|compensat(?:e|es|ing))\s+(?:the\s+)?"
+        r"|[向给对与])$",
+        re.I,
     )
-    if any(not object_of.search(rest[max(0, at - 12) : at]) for at, _ in mentions):
+    if any(
+        not object_of.search(rest[max(0, at - 16) : at])
+        and not re.match(r"['’]s\b", rest[at + len(word) : at + len(word) + 3])
+        for at, word in mentions
+    ):
         return None  # named otherwise than as the one notified or paid ('key MSL staff')
     if not mentions:
         return _Proposal(RedlineStrategy.POSITION, _Edit(s, e, new, minimize=False), "mutual")

@@ -30,6 +30,26 @@ _AFTER_BODY = re.compile(
     re.IGNORECASE,
 )
 """A top-level part that follows the operative clauses: a new clause goes before it."""
+_BODY_ENDS = re.compile(
+    # a page note, wherever a filing's layout left it ('… by the Party. (remainder of page
+    # intentionally left blank)')
+    r"[\[(]\s*(?:the\s+)?(?:remainder\s+of\s+(?:this\s+)?page\s+(?:is\s+)?(?:intentionally\s+)?"
+    r"left\s+blank|signature\s+pages?\s+(?:to\s+)?follows?)"
+    r"|^[ \t*\[(]*(?:in\s+witness\s+where\w*|signed\s+for\s+and\s+on\s+behalf"
+    r"|(?:the\s+)?(?:remainder\s+of\s+(?:this\s+)?page\s+(?:is\s+)?(?:intentionally\s+)?left\s+blank"
+    r"|signature\s+page)"
+    # a schedule's heading alone on its line ('EXHIBIT A', 'Schedule 2 – Prices'), not a
+    # reference running on ('Exhibit B, which shall be updated …')
+    r"|(?:schedule|exhibit|annex|appendix|attachment)\s+[\w.-]{1,6}[ \t]*(?:[-–—:.][^\n]{0,60})?$"
+    r"|(?:甲方|乙方|发包人|承包人|出卖人|买受人|委托方|受托方)?\s*[（(]?(?:签字|签章|盖章)[）)]?[：:]"
+    r"|(?:以下无正文|本页无正文)|附件[一二三四五六七八九十\d])",
+    re.IGNORECASE | re.MULTILINE,
+)
+"""Where the operative text ends inside a clause, as filings run on: the signature block, a
+'signature page follows' line, the first schedule or exhibit heading."""
+_AMENDMENT = re.compile(
+    r"\b(?:amendment|addendum|supplement(?:al)?|side\s+letter)\b|补充协议|变更协议", re.I
+)
 _DIGITS = re.compile(r"\d+")
 _ZH_ARTICLE = re.compile(r"第[一二三四五六七八九十百零〇两]+条")
 
@@ -44,6 +64,17 @@ def self_name(text: str, language: str) -> str:
     return f"this {names.most_common(1)[0][0]}" if names else "this Agreement"
 
 
+_PARTY_WORD = re.compile(
+    r"\b(?:either|each|other|neither|both|the)\s+(Part(?:y|ies)|part(?:y|ies))\b"
+)
+
+
+def _capital_party(text: str) -> bool:
+    """Whether the contract writes 'Party' as a defined word ('the other Party')."""
+    found = [m.group(1)[0] for m in _PARTY_WORD.finditer(text)]
+    return found.count("P") > found.count("p")
+
+
 def _as_written(text: str, label: str) -> str:
     """A party's label as the contract writes it: 'the Provider' where it mostly takes the
     article, else 'Provider'."""
@@ -52,30 +83,54 @@ def _as_written(text: str, label: str) -> str:
     return f"the {label}" if with_article * 2 > bare else label
 
 
+def _text_of(structure: DocumentStructure) -> str:
+    """The document text the top-level clauses hold, at their offsets from the first one (the
+    gaps between them as spaces)."""
+    if not structure.clauses:
+        return ""
+    base = structure.clauses[0].start_offset
+    out: list[str] = []
+    for c in structure.clauses:
+        out.append(" " * max(0, c.start_offset - base - sum(map(len, out))))
+        out.append(c.text)
+    return "".join(out)
+
+
 def _numbered(clause: ClauseNode) -> int | None:
     found = _DIGITS.search(clause.clause_id)
     return int(found.group()) if found and found.group() == clause.clause_id else None
 
 
-def _anchor(structure: DocumentStructure) -> tuple[ClauseNode, int] | None:
+def _anchor(structure: DocumentStructure, whole: str) -> tuple[ClauseNode, int, int] | None:
     """The highest-numbered clause of the contract's main numbering ('1', '2' … at the
     shallowest level they appear: articles under chapters too) before any schedule or
-    signature block, and its number."""
+    signature block, its number, and the offset a new clause goes at: its end, or where the
+    signature block or first schedule begins inside it. `whole` is the text the clauses
+    hold, joined (offsets of the document)."""
     numbered = [(c, n) for c in structure.iter_clauses() if (n := _numbered(c)) is not None]
     if not numbered:
         return None
     top = min(c.level for c, _ in numbered)
     first = min(c.start_offset for c, _ in numbered)
-    body_ends = next(
-        (
-            c.start_offset
-            for c in structure.clauses
-            if c.start_offset > first and _AFTER_BODY.match(c.title or c.text[:40])
-        ),
-        structure.text_length or max(c.end_offset for c, _ in numbered),
-    )
+    ends = [
+        c.start_offset
+        for c in structure.clauses
+        if c.start_offset > first and _AFTER_BODY.match(c.title or c.text[:40])
+    ]
+    base = structure.clauses[0].start_offset if structure.clauses else 0
+    block = _BODY_ENDS.search(whole, max(0, first - base) + 1)
+    if block is not None:
+        ends.append(base + block.start())
+    body_ends = min(ends, default=structure.text_length or max(c.end_offset for c, _ in numbered))
     main = [(c, n) for c, n in numbered if c.level == top and c.start_offset < body_ends]
-    return max(main, key=lambda cn: cn[1]) if main else None
+    if not main:
+        return None
+    anchor, n = max(main, key=lambda cn: cn[1])
+    at = min(anchor.end_offset, body_ends)
+    # after the last full line before the block, its line break left where it was
+    text = whole[: at - base]
+    at = base + len(text.rstrip())
+    return anchor, n, at
 
 
 def _heading(anchor: ClauseNode, n: int, title: str) -> str:
@@ -95,22 +150,43 @@ def new_clause(
     language: str,
     roles: PartyRoles | None,
     earlier: int = 0,
+    ours_only: bool = False,
 ) -> DocumentDiff | None:
     """Our standard clause for `position` as an insertion after the contract's last numbered
     clause (numbered after the `earlier` new clauses proposed before it), or None (no
-    wording, no numbered clause to follow)."""
+    wording, no numbered clause to follow). `ours_only`: the other side already has the
+    protection, so '{Each}' is our party alone ('The Customer's total liability'), not a
+    second, mutual term beside theirs."""
     wording = position.clause.text(language) if position.clause is not None else ""
-    placed = _anchor(structure)
-    if not wording.strip() or placed is None:
-        return None
-    anchor, last = placed
-    n = last + 1 + earlier
-    whole = "\n".join(c.text for c in structure.clauses)
+    whole = _text_of(structure)
     name = self_name(whole, language)
+    if not wording.strip() or _AMENDMENT.search(name):
+        return None  # an amendment's protections are the main agreement's
+    placed = _anchor(structure, whole)
+    if placed is None:
+        return None
+    anchor, last, at = placed
+    n = last + 1 + earlier
+    taken = {c.clause_id for c in structure.iter_clauses() if c.start_offset < at}
+    while str(n) in taken:  # a number the contract already uses elsewhere
+        n += 1
     them = _as_written(whole, roles.their_aliases[0]) if roles and roles.their_aliases else ""
     if "{them}" in wording and not them:
         return None  # a duty of the other side, and no other side to name
-    filled = wording.format(contract=name, Contract=name[:1].upper() + name[1:], them=them)
+    us = _as_written(whole, roles.our_aliases[0]) if roles and roles.our_aliases else ""
+    zh = language.startswith("zh")
+    each = (us or "") if ours_only and us else ("任何一方" if zh else "each party")
+    filled = wording.format(
+        contract=name,
+        Contract=name[:1].upper() + name[1:],
+        them=them,
+        each=each,
+        Each=each[:1].upper() + each[1:],
+    )
+    if language.startswith("en") and _capital_party(whole):  # 'the other Party'
+        filled = re.sub(
+            r"(?<!third-)(?<!third )\bpart(y|ies)\b", lambda m: "Part" + m.group(1), filled
+        )
     title, *rest = filled.splitlines()
     body = [line.strip()[:1].upper() + line.strip()[1:] for line in rest if line.strip()]
     numbered = any(c.clause_id.startswith(f"{anchor.clause_id}.") for c in anchor.children)
@@ -124,6 +200,6 @@ def new_clause(
         action_type=ActionType.INSERT,
         original_text="",
         proposed_text="\n".join(lines),
-        start_offset=anchor.end_offset,
+        start_offset=at,
         new_clause=True,
     )

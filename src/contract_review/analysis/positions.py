@@ -93,6 +93,11 @@ class PositionFinding(BaseModel):
         description="Who accepted this wording in an earlier review and when ('' if no one): "
         "the term then weighs low and gets no redline.",
     )
+    period: float | None = Field(
+        None,
+        description="For a term fair only with time enough to act (`fair_from_days`): the days "
+        "it gives, too few; `target` is then the days that would make it fair.",
+    )
 
 
 @lru_cache(maxsize=512)
@@ -1019,7 +1024,12 @@ def _judged_one(
     effect, holder = judged
     breadth = list(dict.fromkeys(m.group().lower() for m in _BREADTH.finditer(sentence)))
     level = check.breadth_level if breadth else check.level
-    return _finding(position, check, sentence, effect, holder, level, breadth, language=language)
+    found = _finding(position, check, sentence, effect, holder, level, breadth, language=language)
+    window = _window_days(sentence) if check.fair_from_days is not None else None
+    if effect == "against_us" and window is not None and window < (check.fair_from_days or 0):
+        # too short to act in: the time it gives is what a change can lengthen
+        found.period, found.target, found.worse = window, check.fair_from_days, "lower"
+    return found
 
 
 def _specific_first(findings: list[PositionFinding], general: set[str]) -> list[PositionFinding]:
@@ -1172,6 +1182,8 @@ def _measured(
     first -= start
     if term is not None and _NOT_THE_TERM.search(sentence, max(0, first - 24), max(0, first)):
         return None  # '…支付的，不构成迟延付款', 'shall not constitute late payment'
+    if check.measure == "days" and _looks_back(sentence, first):
+        return None  # 'Services used within 180 days before the invoice': a window, no deadline
     if check.measure == "share_of_price":
         value = _share_of_price(sentence, price)
     else:
@@ -1196,6 +1208,16 @@ def _measured(
     )
     if owner is not None:  # a cap is on the liability it names ('承租方的赔偿责任以…为限')
         side, holder = owner
+    elif (
+        actions
+        and check.unnamed == "payer"
+        and actions[0].kind == "right"
+        and _TO_CHARGE.match(sentence, actions[0].end)
+    ):
+        # 'iPass reserves the right to charge interest of 1.5% per month': the party entitled
+        # to the amount is paid it; the other side bears it
+        side = "them" if actions[0].side == "us" else "us"
+        holder = _word(roles, side)  # type: ignore[arg-type]
     elif actions:
         side, holder = str(actions[0].side), actions[0].alias
     elif check.unnamed == "payer" and (paid_by := _paid_by(sentence, roles)) is not None:
@@ -1226,6 +1248,29 @@ _NOT_THE_TERM = re.compile(
     re.IGNORECASE,
 )
 """Words that deny the term just after them: the sentence says what is not late payment."""
+
+_TO_CHARGE = re.compile(
+    r"\W{0,3}(?:\w+\W+){0,3}?(?:charge|levy|impose|collect|recover|receive|claim|demand|"
+    r"be\s+paid|interest|收取|要求[^，。；]{0,6}支付)",
+    re.IGNORECASE,
+)
+"""After a right: a right to be paid the amount ('reserves the right to charge interest'), not
+a right to do what costs it ('may prepay the Loan …, with a premium of 6%')."""
+_UNIT = re.compile(r"\b(?:days?|months?|years?)\b", re.IGNORECASE)
+_BEFORE = re.compile(r"\s+(?:before|prior\s+to|preceding|immediately\s+preceding)\b", re.I)
+_WITHIN = re.compile(r"\bwithin\b[^.;]{0,40}$", re.IGNORECASE)
+
+
+def _looks_back(sentence: str, at: int) -> bool:
+    """Whether the first period from `at` looks back from a date ('used within 180 days before
+    the date of the invoice'): what it covers, not a time to act in."""
+    unit = _UNIT.search(sentence, at)
+    return bool(
+        unit is not None
+        and _BEFORE.match(sentence, unit.end())
+        and _WITHIN.search(sentence, at, unit.start())
+    )
+
 
 _PAYER_NAMED = re.compile(
     r"\b(?:by|from)\s+(?:the\s+)?[A-Z]\w*\b|\bif\s+(?:the\s+)?[A-Z]\w*\s+(?:fails|does not)\b"

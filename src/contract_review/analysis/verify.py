@@ -35,6 +35,7 @@ from contract_review.models import (
 )
 from contract_review.parties import PartyRoles, party_actions, party_mentions
 from contract_review.text import has_placeholder
+from contract_review.text.numerals import english_words_to_int
 
 __all__ = [
     "Failure",
@@ -46,6 +47,7 @@ __all__ = [
     "for_the_lawyer",
     "judgement_problems",
     "strike_needs_lawyer",
+    "wording_needs_lawyer",
     "wording_problems",
 ]
 
@@ -180,6 +182,59 @@ def strike_needs_lawyer(diff: DocumentDiff, roles: PartyRoles | None) -> bool:
     actions = party_actions(diff.original_text, roles)
     theirs = any(a.side == "them" and a.kind in ("right", "exempt") for a in actions)
     return not theirs or bool(_struck(diff.original_text, roles))
+
+
+_FIGURE = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?![\d.])")
+_GROUNDS = re.compile(
+    r"\b(?:breach\w*|default\w*|insolven\w*|bankrupt\w*|liquidat\w*|receiver\w*|change\s+of"
+    r"\s+control|deadlock\w*|for\s+cause|fails?\b|failure|ceases?\b|misconduct|fraud)"
+    r"|违约|违反|破产|清算|控制权变更|未能|未按",
+    re.IGNORECASE,
+)
+"""What triggers a right by the other side's conduct or state: such a right made mutual turns on
+one's own breach ('Either party may terminate … if it is insolvent')."""
+
+
+def _values(text: str) -> set[float]:
+    """The numbers `text` states in figures or in English words ('sixty (60)', 'day sixty')."""
+    found = {float(m.group()) for m in _FIGURE.finditer(text)}
+    for run in re.finditer(r"[A-Za-z]+(?:[\s-]+[A-Za-z]+)*", text):
+        words = run.group().lower().split()
+        for i in range(len(words)):  # the longest run of number words from each word
+            for j in range(min(len(words), i + 6), i, -1):
+                value = english_words_to_int(" ".join(words[i:j]))
+                if value is not None:
+                    found.add(float(value))
+                    break
+    return found
+
+
+def wording_needs_lawyer(
+    clause: ClauseNode, diff: DocumentDiff, roles: PartyRoles | None = None
+) -> bool:
+    """Whether a change that passed verification still needs a lawyer's eye before it goes
+    out (never approved unattended): it changes a number the sentence states again elsewhere
+    ('within sixty (60) days … if day sixty (60) is not a working day'), or a number in a
+    sentence in which no party acts (`roles` given: who bears it was inferred, not read — '(b)
+    a copy of the auditors' report within thirty (30) days'), or it makes mutual a right the
+    other side holds on grounds of our conduct or state (breach, insolvency, change of
+    control), which would then turn on one's own breach."""
+    span = _span(clause, diff)
+    if span is None:
+        return False
+    s, e, new = span
+    text = clause.text
+    sentence = _sentence_around(text, s, e)
+    at = text.find(sentence)
+    rest = sentence[: max(0, s - at)] + " " + sentence[max(0, e - at) :]
+    old_values = _values(text[s:e]) - _values(new)
+    if old_values and old_values & _values(rest):
+        return True
+    if old_values and roles is not None:
+        acting = [a for a in party_actions(sentence, roles) if a.side in ("us", "them", "both")]
+        if not acting:
+            return True
+    return bool(_MUTUAL.search(new) and _GROUNDS.search(sentence))
 
 
 def changed_node(clause: ClauseNode, diff: DocumentDiff) -> ClauseNode:

@@ -5,7 +5,8 @@ is verified before it is proposed: its wording (numbers, defined terms, parties)
 of the clause it follows, run again with it in place; its text must deal with the point (the
 domain's topic reader finds the position's topic in it), and a protection that must be ours
 (`Position.present`: the cap on our liability) must be held by us or by both once it is in.
-A clause that fails is not proposed: the missing protection keeps its comment.
+A clause that fails is not proposed: the missing protection keeps its comment. A clause that
+passes is proposed for the lawyer to decide, never approved unattended.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from collections.abc import Sequence
 
 from contract_review.analysis.insertion import new_clause
 from contract_review.analysis.positions import term_sides
-from contract_review.analysis.verify import for_the_lawyer
 from contract_review.models import (
     ClauseFindings,
     DocumentDiff,
@@ -35,6 +35,11 @@ __all__ = ["propose_missing_clauses"]
 _PROPOSED_FOR = frozenset({RiskLevel.HIGH, RiskLevel.MEDIUM})
 
 
+def _topics(position: Position) -> set[str]:
+    """The topic names and ids a position is recognised by, lower case."""
+    return {position.topic.casefold(), *(t.casefold() for t in position.recognise.topics)}
+
+
 def _on_the_point(
     ctx: RunContext, position: Position, diff: DocumentDiff, roles: PartyRoles | None
 ) -> bool:
@@ -43,10 +48,8 @@ def _on_the_point(
     body = "\n".join(diff.proposed_text.splitlines()[1:])
     parsed = StructureParser().parse(body, document_id="new-clause")
     reader = ctx.plugin.topics_anywhere if ctx.plugin is not None else None
-    if reader is not None:
-        wanted = {position.topic.casefold(), *(t.casefold() for t in position.recognise.topics)}
-        if not wanted & reader(parsed):
-            return False
+    if reader is not None and not _topics(position) & reader(parsed):
+        return False
     present = position.present
     if present is not None and roles is not None:
         return bool(term_sides(parsed, present.check, roles) & {present.holder, "both"})
@@ -77,31 +80,48 @@ async def propose_missing_clauses(
     zh = ctx.facts.language.startswith("zh")
     out = dict(findings)
     proposed = 0
+    reader = ctx.plugin.topics_anywhere if ctx.plugin is not None else None
+    anywhere = reader(structure) if reader is not None else frozenset()
     for risk in missing:
         position = by_id.get(risk.position_id)
         if risk.risk_level not in _PROPOSED_FOR or position is None or position.clause is None:
             continue
-        diff = new_clause(structure, position, ctx.facts.language, roles, earlier=proposed)
+        # the other side alone has it (their cap): ours is asked for, not a second mutual one
+        one_way = risk.location is not None or (
+            position.present is not None and bool(_topics(position) & anywhere)
+        )
+        diff = new_clause(
+            structure, position, ctx.facts.language, roles, earlier=proposed, ours_only=one_way
+        )
         if diff is None:
             continue
-        key = next(
-            (k for k, i in zip(keys, items, strict=True) if i.clause_id == diff.clause_id), None
-        )
-        anchor = structure.get_clause(diff.clause_id)
-        if key is None or key not in out or anchor is None:
+        # held by the deepest reviewed clause the new one follows on from: the clause it
+        # follows, or that clause's last sub-clause
+        at = diff.start_offset or 0
+        held_by = [
+            (k, i, c)
+            for k, i in zip(keys, items, strict=True)
+            if k in out
+            and (c := structure.get_clause(i.clause_id)) is not None
+            and c.start_offset < at <= c.start_offset + len(c.text.rstrip())
+        ]
+        if not held_by:
             continue  # the clause it follows was not reviewed: nowhere to hold the change
+        key, item, anchor = max(held_by, key=lambda h: h[2].level)
         diff = diff.model_copy(
             update={
+                "clause_id": anchor.clause_id,
                 "risk_id": risk.id,
                 "risk_level": risk.risk_level,
                 "reason": _reason(risk, position, zh),
             }
         )
-        item = items[list(keys).index(key)]
         problems = await verify_change(ctx, item.required_skills, structure, anchor, diff, risk)
         if problems or not _on_the_point(ctx, position, diff, roles):
             continue
-        diff = diff.model_copy(update={"for_lawyer": for_the_lawyer(diff)})
+        # a whole clause is a commercial term to fit to the deal, and an absence is read from
+        # the whole contract, less surely than a term in a clause: the lawyer decides it
+        diff = diff.model_copy(update={"for_lawyer": True})
         held = out[key]
         out[key] = held.model_copy(update={"diffs": [*held.diffs, diff]})
         proposed += 1

@@ -40,6 +40,7 @@ from contract_review.analysis.verify import (
     Judgement,
     for_the_lawyer,
     strike_needs_lawyer,
+    wording_needs_lawyer,
 )
 from contract_review.config import Settings, get_settings
 from contract_review.errors import LLMError
@@ -948,7 +949,10 @@ class _ClauseNodes:
                 failed = failed or (d.risk_id or "") in suggested
         roles = ctx.facts.roles_in(structure) if structure and ctx.facts.our_party else None
         verified = [
-            d.model_copy(update={"for_lawyer": True}) if strike_needs_lawyer(d, roles) else d
+            d.model_copy(update={"for_lawyer": True})
+            if strike_needs_lawyer(d, roles)
+            or (clause is not None and wording_needs_lawyer(clause, d, roles))
+            else d
             for d in verified
         ]
         kept: list[DocumentDiff] = []

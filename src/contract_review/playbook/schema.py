@@ -401,7 +401,9 @@ class Position(_Strict):
         description="Our standard clause in words a contract can take, proposed as a new clause "
         "when the contract lacks the protection (`missing`). A line per paragraph; "
         "'{contract}' / '{Contract}' stand for the contract's name for itself ('this "
-        "Agreement'), '{them}' for the other side; a blank ([●]) is left for the lawyer.",
+        "Agreement'), '{them}' for the other side, '{each}' / '{Each}' for 'each party' (our "
+        "party alone where the other side already has the protection); a blank ([●]) is left "
+        "for the lawyer.",
     )
     missing: Level | None = Field(
         None,

@@ -156,7 +156,7 @@ def risk_rule(risk: RiskFactory, out: CheckPositionsOutput) -> list[RiskPoint]:
                 quote=f.quote,
                 position_id=f.position_id,
                 burdens=f.burdens,
-                measured=f.value,
+                measured=f.value if f.value is not None else f.period,
                 worse=f.worse or None,
                 target=f.target,
             )
