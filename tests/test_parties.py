@@ -443,3 +443,18 @@ def test_a_brand_in_lower_case_first_and_a_defined_thing() -> None:
         ("nFlow Systems Corporation", "nFlow"),
         ("Ravenna Bay Corporation", "Customer"),
     ]
+
+
+def test_a_brand_in_capitals_keeps_its_first_letter() -> None:
+    """'iPass' is written 'iPASS' in a capitalised disclaimer: still our party."""
+    from contract_review.parties import party_actions
+
+    text = (
+        'RESELLER AGREEMENT\n\nThis Agreement is made between iPass Inc. ("iPass") and Pareteum '
+        'Corporation ("Channel Partner").\n\n6. DISCLAIMER. iPASS EXPRESSLY DISCLAIMS ALL '
+        "WARRANTIES.\n"
+    )
+    structure = StructureParser().parse(text, document_id="c")
+    roles = party_roles(structure, "iPass")
+    sentence = "iPASS shall not be liable for any indirect loss."
+    assert [(a.side, a.kind) for a in party_actions(sentence, roles)] == [("us", "exempt")]

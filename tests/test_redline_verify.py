@@ -287,6 +287,18 @@ def test_our_own_discretion_is_not_made_reasonable() -> None:
     )
     ours = draft_redline(structure, clause, risk, party_roles(structure, "Forty Niners SC"))
     assert ours.diff is None or "discretion" not in ours.diff.original_text
+    # a name ending in s takes the apostrophe alone: "in iPass' sole discretion" (a held-out
+    # filing: iPass's own discretion was made "reasonable")
+    text2 = text.replace("Forty Niners SC", "iPass").replace("iPass's", "iPass'")
+    structure2 = StructureParser().parse(text2, document_id="c")
+    clause2 = structure2.get_clause("12.1")
+    assert clause2 is not None
+    quote2 = clause2.text[clause2.text.index("Sponsor") :].strip()
+    risk2 = risk.model_copy(
+        update={"location": TextLocation(clause_id="12.1", original_text=quote2)}
+    )
+    mine = draft_redline(structure2, clause2, risk2, party_roles(structure2, "iPass"))
+    assert mine.diff is None or "discretion" not in mine.diff.original_text
     theirs = draft_redline(structure, clause, risk, party_roles(structure, "Sponsor"))
     assert theirs.diff is not None
     assert "sole" in theirs.diff.original_text
@@ -474,3 +486,57 @@ def test_a_chinese_contract_gets_the_next_articles(tmp_path: Path) -> None:
     assert heads[:2] == ["第二十一条", "第二十二条"]
     missing = {r.id for r in review.missing}
     assert all(d.risk_id in missing and "本合同" in d.proposed_text for d in added)
+
+
+FORUM = """SOFTWARE LICENCE
+
+This Licence is made between Kestrel Systems GmbH, with its registered office in Munich, Germany \
+(the "Licensor"), and Brightwater Freight Pty Ltd, with its principal place of business in Sydney \
+(the "Licensee").
+
+13. Law and Forum
+13.1 This Agreement is governed by German law.
+13.2 The courts of Munich shall have exclusive jurisdiction over any dispute arising out of it, \
+and the Licensee irrevocably waives any objection to those courts.
+"""
+
+FORUM_ZH = """股权转让协议
+
+转让方：华景投资有限公司
+受让方：青禾资本有限公司
+
+12. 争议解决
+12.1 因本协议引起的争议，双方应协商解决；协商不成的，应提交转让方所在地有管辖权的人民法院诉讼解决。
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "party", "clause_id", "expected"),
+    [
+        (FORUM, "Licensee", "13.2", "the place where the defendant has its principal place"),
+        (FORUM, "Licensor", "13.2", None),
+        (FORUM_ZH, "受让方", "12.1", "被告住所"),
+        (FORUM_ZH, "转让方", "12.1", None),
+    ],
+)
+def test_a_forum_at_their_seat_becomes_the_defendants(
+    tmp_path: Path, text: str, party: str, clause_id: str, expected: str | None
+) -> None:
+    """The other side's home courts become the defendant's (the fallback every playbook
+    accepts), and a waiver of objection ours alone becomes each party's; acting for the side
+    at whose seat the courts sit, nothing changes."""
+    contract = tmp_path / "contract.txt"
+    contract.write_text(text, encoding="utf-8")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("STATE_DIR", str(tmp_path / "state"))
+        review = _review(contract, party, tmp_path / "out")
+    parent = clause_id.split(".")[0]
+    diffs = [d for d in _diffs(review, clause_id) + _diffs(review, parent) if not d.new_clause]
+    if expected is None:
+        assert not diffs
+        return
+    (forum,) = diffs
+    assert expected in forum.proposed_text
+    assert forum.status.value == "approved"
+    if party == "Licensee":
+        assert forum.proposed_text.endswith("each party")

@@ -838,6 +838,8 @@ def _variants(alias: str) -> set[str]:
     if alias.casefold() in _PRONOUNS:  # 'you shall', 'You may', 'WE SHALL NOT'; never 'US'
         return {alias.lower(), alias.capitalize()} | ({alias.upper()} - {"US"})
     out = {alias, alias.upper()}
+    if alias[:1].islower():  # a brand written in capitals keeps its first letter: 'iPASS'
+        out.add(alias[:1] + alias[1:].upper())
     # 'KI Inc.' as the text writes it: 'KI, Inc.'
     if m := _LEGAL_SUFFIX.search(alias):
         out.add(alias[: m.start()] + "," + alias[m.start() :])

@@ -34,6 +34,8 @@ _BENEFIT_EN = {
     "position": "This brings the term to our standard position.",
     "remembered": "This is your own wording for this point, remembered from an earlier review.",
     "mutual": "The right then belongs to both parties alike, not to the other side alone.",
+    "forum": "Each side then sues at the other's home, so neither forum is the other side's "
+    "home ground alone.",
 }
 _BENEFIT_ZH = {
     "period_up": "给予{us}合理的履约时间，避免{us}因期限过短而丧失权利。",
@@ -49,6 +51,7 @@ _BENEFIT_ZH = {
     "position": "使该条款符合我方的标准立场。",
     "remembered": "采用您在以往审查中确定的措辞。",
     "mutual": "该权利由双方对等享有，而非仅由对方享有。",
+    "forum": "由原告向被告住所地法院起诉，管辖不再偏向对方。",
 }
 
 

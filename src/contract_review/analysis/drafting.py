@@ -1093,7 +1093,8 @@ def _owner(ctx: _Ctx, at: int) -> str | None:
         (pos, str(side))
         for pos, side, word in party_mentions(before, ctx.roles)
         if side in ("us", "them")
-        and re.match(r"\s*(?:['’]s?\b|的|自行|单方)", before[pos + len(word) :])
+        # 'Forty Niners SC's sole discretion', "iPass' sole discretion"
+        and re.match(r"\s*(?:['’](?:s\b)?|的|自行|单方)", before[pos + len(word) :])
         and not re.search(r"[.;。；]", before[pos + len(word) :])
     ]
     return max(owned)[1] if owned else None
@@ -1275,6 +1276,8 @@ def _s_position(ctx: _Ctx) -> _Proposal | None:
         return _position_mutual(ctx)
     if fix == "delete":
         return _position_delete(ctx)
+    if fix == "forum":
+        return _position_forum(ctx)
     if fix == "cap" and position.redline is not None:
         cap = position.redline.text("zh" if ctx.zh else "en")
         table = _NO_CAP_ZH if ctx.zh else _NO_CAP_EN
@@ -1286,6 +1289,58 @@ def _s_position(ctx: _Ctx) -> _Proposal | None:
                 s, e = ctx.qs + m.start(), ctx.qs + m.end()
                 return _Proposal(RedlineStrategy.POSITION, _Edit(s, e, new), "position")
     return None
+
+
+_FORUM_PLACE_EN = re.compile(
+    r"\b(?i:courts?\s+(?:located\s+|sitting\s+|situated\s+)?(?:of|in|at|for)\s+"
+    r"(?:and\s+located\s+in\s+)?)(?P<place>(?i:the\s+(?:city|state|county|province|borough|"
+    r"district|canton|country|commonwealth)\s+of\s+)?[A-Z][\w.'’-]*(?:(?:,\s*|\s+)(?:(?:and|of|"
+    r"upon|on)\s+)?[A-Z][\w.'’-]*)*)(?=\s*(?:,|;|\(|shall|will|to\b|for\b|over\b|in\s+respect|with\b|"
+    r"and\s+(?:the|each|any|both)\b|$))"
+)
+"""The place named for the courts ('the courts of the city of Madrid', 'courts located in
+Denver, Colorado'): the words a forum fix replaces."""
+_FORUM_SEAT_ZH = re.compile(r"所在地|住所地|注册地")
+
+
+def _position_forum(ctx: _Ctx) -> _Proposal | None:
+    """The other side's home courts become the defendant's: 'the courts of the city of Madrid'
+    → 'the courts of the place where the defendant has its principal place of business',
+    '提交乙方所在地人民法院' → '提交被告住所地人民法院'. Each side then sues at the other's home:
+    the fallback every playbook accepts."""
+    if ctx.roles is None:
+        return None
+    if ctx.zh:
+        for seat in _FORUM_SEAT_ZH.finditer(ctx.quote):
+            at = seat.start()
+            for k in range(1, 9):  # the party word just before 所在地 ('应提交转让方所在地')
+                if k > at or ctx.roles.side_of(ctx.quote[at - k : at]) != "them":
+                    continue
+                s, e = ctx.qs + at - k, ctx.qs + seat.end()
+                return _Proposal(RedlineStrategy.POSITION, _Edit(s, e, "被告住所地"), "forum")
+        return None
+    place = _FORUM_PLACE_EN.search(ctx.quote)
+    if place is None:
+        return None
+    s, e = ctx.qs + place.start("place"), ctx.qs + place.end("place")
+    new = "the place where the defendant has its principal place of business"
+    # '…, and the Licensee irrevocably waives any objection to those courts': the waiver,
+    # ours alone, becomes each party's in the same edit
+    stop = _sentence_end(ctx.text, e, ctx.zh)
+    ours = "|".join(re.escape(a) for a in sorted(ctx.roles.our_aliases, key=len, reverse=True))
+    waiver = (
+        re.compile(
+            rf"\b(?:the\s+)?(?:{ours})(?=\s+(?:hereby\s+)?(?:irrevocably\s+)?(?:and\s+"
+            rf"unconditionally\s+)?(?:waives|submits|consents|agrees\s+not\s+to\s+"
+            rf"(?:object|challenge|contest)))"
+        ).search(ctx.text, e, stop)
+        if ours
+        else None
+    )
+    if waiver is not None:
+        new += ctx.text[e : waiver.start()] + "each party"
+        e = waiver.end()
+    return _Proposal(RedlineStrategy.POSITION, _Edit(s, e, new), "forum")
 
 
 def _position_mutual(ctx: _Ctx) -> _Proposal | None:
