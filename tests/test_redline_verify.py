@@ -540,3 +540,66 @@ def test_a_forum_at_their_seat_becomes_the_defendants(
     assert forum.status.value == "approved"
     if party == "Licensee":
         assert forum.proposed_text.endswith("each party")
+
+
+SET_OFF = """AGENCY AGREEMENT
+
+This Agreement is made between Larkspur Media Ltd (the "Agency") and Corvid Foods plc (the \
+"Client").
+
+3. Payment
+3.1 The Client shall pay each invoice within thirty (30) days.
+3.2 The Client may set off against any sum owed to the Agency any amount that the Client claims \
+is owed to it by the Agency, whether or not that claim is admitted or established.
+3.3 The Client may set off against any sum owed to the Agency any undisputed amount owed to it \
+by the Agency.
+"""
+
+SET_OFF_ZH = """广告发布合同
+
+甲方：华景传媒有限公司
+乙方：青禾广告有限公司
+
+2. 付款
+2.1 甲方有权从应付乙方的任何款项中直接扣减其单方认定的违约金，无需事先取得乙方确认。
+"""
+
+
+def test_a_set_off_on_their_say_so_is_confined_to_amounts_agreed_or_determined(
+    tmp_path: Path,
+) -> None:
+    """The standard allows set-off of amounts agreed or finally determined: a set-off of
+    whatever the other side claims is confined to those, and one already so confined
+    ('any undisputed amount') is no risk."""
+    contract = tmp_path / "agency.txt"
+    contract.write_text(SET_OFF, encoding="utf-8")
+    zh = tmp_path / "zh.txt"
+    zh.write_text(SET_OFF_ZH, encoding="utf-8")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("STATE_DIR", str(tmp_path / "state"))
+        agency = _review(contract, "Agency", tmp_path / "agency")
+        client = _review(contract, "Client", tmp_path / "client")
+        yi = _review(zh, "乙方", tmp_path / "zh")
+    (confined,) = [d for d in _diffs(agency, "3.2") + _diffs(agency, "3") if not d.new_clause]
+    assert (
+        confined.proposed_text == "to the extent agreed in writing or finally determined by a court"
+    )
+    assert "whether or not" in confined.original_text
+    assert confined.status.value == "approved"
+    quoted = [
+        r.location.original_text for c in agency.clauses for r in c.findings.risks if r.location
+    ]
+    assert not [q for q in quoted if "undisputed" in q]
+    assert not [d for d in _diffs(client, "3.2") + _diffs(client, "3") if not d.new_clause]
+    (zh_confined,) = [d for d in _diffs(yi, "2.1") + _diffs(yi, "2") if not d.new_clause]
+    assert zh_confined.proposed_text.startswith("经双方书面确认或经生效裁判确定的违约金")
+    assert "无需" not in zh_confined.proposed_text
+
+
+def test_a_party_called_we_takes_our() -> None:
+    from contract_review.analysis.drafting import _possessive
+
+    assert _possessive("We") == "our"
+    assert _possessive("you") == "your"
+    assert _possessive("the Supplier") == "the Supplier's"
+    assert _possessive("Ames Brothers") == "Ames Brothers'"

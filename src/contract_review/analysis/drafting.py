@@ -779,7 +779,8 @@ def _s_cap(ctx: _Ctx) -> _Proposal | None:
         sep = "\n" if is_item else ""
     else:
         sentence = (
-            f"{cap_first(ctx.draft_party())}'s total liability under this {scope} shall not "
+            f"{cap_first(_possessive(ctx.draft_party()))} total liability under this {scope} "
+            "shall not "
             f"exceed {cap}."
         )
         sep = "\n" if is_item else " "
@@ -798,6 +799,18 @@ def _scope_word(clause: ClauseNode, zh: bool) -> str:
     return m.group(1) if m else "Clause"
 
 
+_POSSESSIVES = {"we": "our", "us": "our", "you": "your", "i": "my", "they": "their"}
+
+
+def _possessive(party: str) -> str:
+    """'the Supplier' → "the Supplier's"; a party called 'We' or 'you' → 'our', 'your'; a
+    name ending in s → "Ames Brothers'"."""
+    word = _POSSESSIVES.get(party.casefold())
+    if word is not None:
+        return word
+    return f"{party}'" if party.endswith("s") and not party.endswith("ss") else f"{party}'s"
+
+
 def _s_fault(ctx: _Ctx) -> _Proposal | None:
     party = ctx.draft_party()
     if ctx.zh:
@@ -810,7 +823,7 @@ def _s_fault(ctx: _Ctx) -> _Proposal | None:
         me = _TRANSFER_EN.search(ctx.quote)
         if me is None:
             return None
-        new = f"to the extent caused by {party}'s breach or negligence"
+        new = f"to the extent caused by {_possessive(party)} breach or negligence"
         s, e = ctx.qs + me.start(), ctx.qs + me.end()
     return _Proposal(
         RedlineStrategy.FAULT_BASED,
@@ -1532,6 +1545,51 @@ def _s_measured(ctx: _Ctx) -> _Proposal | None:
     return None
 
 
+_KW_SET_OFF = re.compile(r"set[- ]?off|withh|deduct|抵销|抵扣|扣减|扣除|扣留", re.I)
+_OVERRIDE_EN = re.compile(
+    r",?\s*whether\s+or\s+not\s+(?:that|such|the|any)\s+(?:claim|amount|sum)\b[^,;.]*", re.I
+)
+_CLAIMED_EN = re.compile(
+    r"\b(?:claims?|considers?|believes?|alleges?|asserts?)\b[^,;.]{0,80}?"
+    r"\b(?:owed|owes|owing|due|payable)\b(?:\s+(?:to\s+)?(?:it|you|us|him|her|them)\b)?"
+    r"(?:\s+(?:by|from)\s+(?:the\s+)?(?:us|you|[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?))?",
+    re.I,
+)
+_QUALIFIER_EN = ", to the extent agreed in writing or finally determined by a court"
+_CLAIMED_ZH = re.compile(r"(?:其)?(?:单方|自行)(?:认定|确定|主张)的")
+_NO_CONSENT_ZH = re.compile(r"[，,]\s*(?:且|并)?无(?:需|须)[^，。；]{0,30}(?:确认|同意|认可)")
+_QUALIFIER_ZH = "经双方书面确认或经生效裁判确定的"
+
+
+def _s_set_off(ctx: _Ctx) -> _Proposal | None:
+    """A set-off or withholding on the other side's say-so confined to what the standard
+    allows: '…, whether or not that claim is admitted' → '…, to the extent agreed in writing or
+    finally determined by a court'; '其单方认定的违约金' → '经双方书面确认或经生效裁判确定的违约金'
+    (a '无需…确认' the qualifier contradicts goes in the same edit)."""
+    if not _KW_SET_OFF.search(ctx.risk_text):
+        return None
+    quote = ctx.quote
+    if ctx.zh:
+        claimed = _CLAIMED_ZH.search(quote)
+        if claimed is None:
+            return None
+        s, e, new = ctx.qs + claimed.start(), ctx.qs + claimed.end(), _QUALIFIER_ZH
+        waived = _NO_CONSENT_ZH.search(quote, claimed.end())
+        if waived is not None:  # '无需事先取得乙方确认' would contradict it
+            new += quote[claimed.end() : waived.start()]
+            e = ctx.qs + waived.end()
+        return _Proposal(RedlineStrategy.POSITION, _Edit(s, e, new), "position")
+    override = _OVERRIDE_EN.search(quote)
+    if override is not None:
+        s, e = ctx.qs + override.start(), ctx.qs + override.end()
+        return _Proposal(RedlineStrategy.POSITION, _Edit(s, e, _QUALIFIER_EN), "position")
+    claimed = _CLAIMED_EN.search(quote)
+    if claimed is None:
+        return None
+    at = ctx.qs + claimed.end()
+    return _Proposal(RedlineStrategy.POSITION, _Edit(at, at, _QUALIFIER_EN), "position")
+
+
 def _order(ctx: _Ctx) -> list[Strategy]:
     """Topic strategies to try: instruction signals, then risk keywords, then quote phrases."""
     order: list[Strategy] = []
@@ -1548,6 +1606,7 @@ def _order(ctx: _Ctx) -> list[Strategy]:
         if _INST_REASONABLE.search(inst):
             order.append(_s_reasonable)
     for rx, strategy in (
+        (_KW_SET_OFF, _s_set_off),
         (_KW_CAP, _s_cap),
         (_KW_TRANSFER, _s_fault),
         (_KW_DISCRETION, _s_reasonable),

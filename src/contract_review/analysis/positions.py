@@ -562,6 +562,8 @@ def _market_standard(
     own fault only."""
     if check.holder_must_be == "payee" and payer is not None and side == payer[0]:
         return True
+    if check.fair_if is not None and _qualified(check.fair_if, sentence):
+        return True
     if check.fair_from_days is not None:
         period = _window_days(sentence)
         if period is not None and period >= check.fair_from_days:
@@ -570,6 +572,23 @@ def _market_standard(
     if check.fair_if_caused_by_other and _caused_by(sentence, roles, other):
         return True
     return bool(check.only_if_caused_by_other and not _caused_by(sentence, roles, other))
+
+
+_DENIED_BEFORE = re.compile(
+    r"(?:whether\s+or\s+not|regardless\s+of|irrespective\s+of|even\s+(?:if|though|where)"
+    r"|without\s+(?:being|having\s+been|the\s+need)|无论|不论|无需|不必)[^.;。；]{0,60}$",
+    re.IGNORECASE,
+)
+
+
+def _qualified(pattern: str, sentence: str) -> bool:
+    """Whether `sentence` states the qualifier `pattern` as a condition of the term ('amounts
+    agreed in writing'), not as what the term overrides ('whether or not such claim is
+    disputed or has been finally determined')."""
+    plain = _plain(sentence)
+    return any(
+        not _DENIED_BEFORE.search(plain, 0, m.start()) for m in _compile(pattern).finditer(plain)
+    )
 
 
 def _about_ours(subject_after: str, sentence: str, roles: PartyRoles) -> bool:

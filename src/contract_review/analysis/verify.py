@@ -479,7 +479,9 @@ _DETERMINED = re.compile(r"\b(?:this|that|such|said|the|each|any|its|their)\s*$"
 
 
 def _mixup(amended: str, s: int, e_new: int, new: str, roles: PartyRoles | None) -> list[Problem]:
-    if roles is None or not _MUTUAL.search(new):
+    # a right made mutual puts 'either party' where the holder was; a qualifier that merely
+    # mentions both parties ('经双方书面确认的款项') makes nothing mutual
+    if roles is None or not _MUTUAL.match(new.strip()):
         return []
     if _MUTUAL.match(new) and _DETERMINED.search(amended[max(0, s - 8) : s]):
         # 'this OMA may be terminated' → 'this either party …': the name was no party

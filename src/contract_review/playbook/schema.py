@@ -199,6 +199,12 @@ class PartyCheck(_Strict):
         "party ('因甲方原因造成的延误，乙方不承担责任', 'not liable for delay caused by the "
         "Customer's failure'): an excuse for the other's own fault is fair.",
     )
+    fair_if: str | None = Field(
+        None,
+        description="A pattern whose presence in the sentence makes the term fair as written: "
+        "a qualifier the standard itself allows ('set off amounts agreed in writing or finally "
+        "determined', '经双方书面确认的款项').",
+    )
     beneficiary_near: str | None = Field(
         None,
         description="Where the term names the party it benefits, just before or after a match "
