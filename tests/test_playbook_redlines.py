@@ -23,6 +23,7 @@ from contract_review.plugins.registry import get_plugin
 from contract_review.skills.context import prepare_context
 from contract_review.skills.local.check_positions import CheckPositionsOutput
 from contract_review.structure_parser import StructureParser
+from contract_review.text import has_placeholder
 from tests.conftest import FIXTURES
 
 runner = CliRunner()
@@ -88,7 +89,9 @@ def test_redlines_move_toward_our_side(
         for clause in result.clauses:
             for diff in clause.findings.diffs:
                 risk = risks.get(diff.risk_id or "")
-                if diff.status is not DiffStatus.APPROVED or risk is None:
+                # every change proposed, approved or for the lawyer, moves our way; a blank
+                # or a whole new clause is the lawyer's to fit
+                if risk is None or diff.new_clause or has_placeholder(diff.proposed_text):
                     continue
                 edited = _apply(text, diff)
                 # no redline puts a limit on the other side's liability to us

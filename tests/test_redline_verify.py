@@ -647,3 +647,26 @@ def test_a_transfer_without_our_consent_is_made_subject_to_it(
     else:
         assert ours, [d.proposed_text for d in diffs]
         assert all(d.status.value == "approved" for d in ours)
+
+
+def test_a_consent_at_their_discretion_is_not_to_be_unreasonably_withheld(tmp_path: Path) -> None:
+    """A held-out reading found "which consent Licensor may grant or withhold acting
+    reasonably" clumsy: a consent takes the market words."""
+    contract = tmp_path / "licence.txt"
+    contract.write_text(
+        'TRADEMARK LICENCE\n\nThis Licence is made between Palmer Brands LLC (the "Licensor") '
+        'and Square Capital Inc. (the "Licensee").\n\n5. Assignment\n5.1 The Licensee may not '
+        "assign this Licence without the Licensor's consent, which consent the Licensor may "
+        "grant or withhold in its sole and absolute discretion.\n",
+        encoding="utf-8",
+    )
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("STATE_DIR", str(tmp_path / "state"))
+        review = _review(contract, "Licensee", tmp_path / "out")
+    changed = [
+        d for d in _diffs(review, "5.1") + _diffs(review, "5") if "unreasonably" in d.proposed_text
+    ]
+    assert [d.proposed_text for d in changed] == [
+        "shall not unreasonably withhold, condition or delay"
+    ]
+    assert changed[0].original_text.startswith("may grant or withhold")

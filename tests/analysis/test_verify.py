@@ -235,7 +235,7 @@ def test_a_deletion_never_strikes_their_duty_or_half_a_sentence() -> None:
     assert "fragment" not in _deleting("2.1", "each ", "Buyer")  # a word or two: an edit
 
 
-def test_a_whole_term_struck_unattended_only_when_it_is_their_right() -> None:
+def test_a_whole_term_struck_is_for_the_lawyer() -> None:
     structure = _structure()
     right = _diff(
         structure,
@@ -252,7 +252,8 @@ def test_a_whole_term_struck_unattended_only_when_it_is_their_right() -> None:
         ActionType.DELETE,
     )
     buyer = party_roles(structure, "Buyer")
-    assert not strike_needs_lawyer(right, buyer)  # the Supplier's right alone: fine to strike
+    # the Supplier's right alone is part of a bargain too: the lawyer weighs every strike
+    assert strike_needs_lawyer(right, buyer)
     assert strike_needs_lawyer(duty, buyer)  # our own words: what they bought is unknown
     assert strike_needs_lawyer(right, None)
     phrase = _diff(structure, "3.1", "at any time ", "", ActionType.DELETE)
@@ -324,7 +325,7 @@ def test_a_number_stated_again_or_a_right_on_grounds_made_mutual_goes_to_the_law
     assert needs("7.1", "sixty (60)", "thirty (30)")
     assert not needs("7.2", "sixty (60)", "thirty (30)")
     assert needs("9.1", "The Operator", "Either party")
-    assert not needs("9.2", "The Operator", "Either party")
+    assert needs("9.2", "The Operator", "Either party")  # every right made mutual
 
 
 def test_a_number_no_party_acts_on_goes_to_the_lawyer() -> None:

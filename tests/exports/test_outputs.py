@@ -132,8 +132,24 @@ def test_every_medium_and_high_risk_is_a_comment_on_its_words(tmp_path: Path) ->
     assert abs((datetime.now(UTC) - created).total_seconds()) < 600
     with zipfile.ZipFile(out / "redline.docx") as z:
         body = z.read("word/document.xml").decode()
-    authors = set(re.findall(r'w:author="([^"]*)"', body))
-    assert authors == {"Jane Roe"}
+    # acting for the Buyer every change needs the lawyer (strikes, new clauses): none tracked;
+    # acting for the Supplier its 45-day payment term is shortened unattended, by Jane Roe
+    assert set(re.findall(r'w:author="([^"]*)"', body)) <= {"Jane Roe"}
+    supply = str(EXAMPLES / "generic" / "supply_agreement_en.txt")
+    seller = _review(
+        tmp_path,
+        "seller",
+        supply,
+        "--party",
+        "Supplier",
+        "--approve",
+        "all",
+        "--author",
+        "Jane Roe",
+    )
+    with zipfile.ZipFile(seller / "redline.docx") as z:
+        body = z.read("word/document.xml").decode()
+    assert set(re.findall(r'w:author="([^"]*)"', body)) == {"Jane Roe"}
 
 
 def test_comment_levels_and_missing_protections(tmp_path: Path) -> None:

@@ -836,6 +836,15 @@ def _s_fault(ctx: _Ctx) -> _Proposal | None:
     )
 
 
+_WITHHOLD_CONSENT = re.compile(
+    r"\b(?:may|can|shall\s+be\s+entitled\s+to)\s+(?:grant\s+or\s+withhold|withhold\s+or\s+grant"
+    r"|give\s+or\s+withhold|withhold|refuse|deny)(?:\s+(?:such|its|the)\s+consent)?\s*,?\s*$",
+    re.IGNORECASE,
+)
+"""A consent the discretion governs ('which consent Licensor may grant or withhold in its sole
+discretion'): the market words are 'shall not unreasonably withhold, condition or delay'."""
+
+
 def _s_reasonable(ctx: _Ctx) -> _Proposal | None:
     for rx, new in _DISCRETION_ZH if ctx.zh else _DISCRETION_EN:
         m = rx.search(ctx.quote)
@@ -845,6 +854,11 @@ def _s_reasonable(ctx: _Ctx) -> _Proposal | None:
         holder = _owner(ctx, s) or _actor(ctx, s, ("right", "obligation", "exempt"))
         if holder == "us":
             return None  # our own discretion ('eDiets may, in its sole discretion, …') stays
+        withhold = None if ctx.zh else _WITHHOLD_CONSENT.search(ctx.text, max(0, s - 60), s)
+        if withhold is not None:
+            new_words = "shall not unreasonably withhold, condition or delay"
+            edit = _Edit(withhold.start(), e, new_words)
+            return _Proposal(RedlineStrategy.REASONABLENESS, edit, "reasonable")
         if s == e:  # pure insertion point (e.g. before 认为必要时)
             return _Proposal(RedlineStrategy.REASONABLENESS, _Edit(s, e, new), "reasonable")
         alts = (_phrase_delete(ctx.text, s, e, ctx.zh),) if new != "合理" else ()
@@ -1665,6 +1679,10 @@ def _s_consent(ctx: _Ctx) -> _Proposal | None:
             article = "the " if re.match(r"without\s+the\s+", m.group()) else ""
             new = f"with {article}{_possessive(party)} prior written consent, not to be unreasonably withheld"
     s, e = ctx.qs + m.start(), ctx.qs + m.end()
+    # 'may assign … at any time without the Customer's consent': with consent, not at any time
+    any_time = re.search(r"\s+at\s+any\s+time\s+$", ctx.text[max(0, s - 20) : s])
+    if not ctx.zh and any_time is not None:
+        s -= len(any_time.group()) - 1
     return _Proposal(RedlineStrategy.POSITION, _Edit(s, e, new), "position")
 
 

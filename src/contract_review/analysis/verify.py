@@ -168,31 +168,20 @@ def for_the_lawyer(diff: DocumentDiff) -> bool:
 
 
 def strike_needs_lawyer(diff: DocumentDiff, roles: PartyRoles | None) -> bool:
-    """Whether the change strikes a whole term that only a lawyer can weigh: what a term is
+    """Whether the change strikes a whole term, which only a lawyer can weigh: what a term is
     worth depends on what the parties traded for it ('the exclusive provider' may be our
-    prize), which no rule reads. A term whose words give the other side a right ('the
-    Supplier may adjust prices') can be struck unattended; any other cannot."""
+    prize, a guaranteed minimum the price of our exclusivity), which no rule reads. Even a
+    term whose words give the other side a right ('the Supplier may adjust prices') is part
+    of a bargain: blind readings of held-out filings found one approved strike in eight
+    usable, two harmful. `roles` is kept for callers; the words no longer decide it."""
+    del roles
     struck = diff.action_type is ActionType.DELETE or (
         diff.action_type is ActionType.REPLACE and not diff.proposed_text.strip()
     )
-    if not struck or len(diff.original_text.split()) < _WHOLE_TERM_WORDS:
-        return False
-    if roles is None:
-        return True
-    actions = party_actions(diff.original_text, roles)
-    theirs = any(a.side == "them" and a.kind in ("right", "exempt") for a in actions)
-    return not theirs or bool(_struck(diff.original_text, roles))
+    return struck and len(diff.original_text.split()) >= _WHOLE_TERM_WORDS
 
 
 _FIGURE = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?![\d.])")
-_GROUNDS = re.compile(
-    r"\b(?:breach\w*|default\w*|insolven\w*|bankrupt\w*|liquidat\w*|receiver\w*|change\s+of"
-    r"\s+control|deadlock\w*|for\s+cause|fails?\b|failure|ceases?\b|misconduct|fraud)"
-    r"|违约|违反|破产|清算|控制权变更|未能|未按",
-    re.IGNORECASE,
-)
-"""What triggers a right by the other side's conduct or state: such a right made mutual turns on
-one's own breach ('Either party may terminate … if it is insolvent')."""
 
 
 def _values(text: str) -> set[float]:
@@ -217,8 +206,8 @@ def wording_needs_lawyer(
     ('within sixty (60) days … if day sixty (60) is not a working day'), or a number in a
     sentence in which no party acts (`roles` given: who bears it was inferred, not read — '(b)
     a copy of the auditors' report within thirty (30) days'), or it makes mutual a right the
-    other side holds on grounds of our conduct or state (breach, insolvency, change of
-    control), which would then turn on one's own breach."""
+    other side holds (on grounds of our conduct, a mutual right would turn on one's own
+    breach; in any case the rest of the clause must fit both)."""
     span = _span(clause, diff)
     if span is None:
         return False
@@ -234,7 +223,9 @@ def wording_needs_lawyer(
         acting = [a for a in party_actions(sentence, roles) if a.side in ("us", "them", "both")]
         if not acting:
             return True
-    return bool(_MUTUAL.match(new.strip()) and _GROUNDS.search(sentence))
+    # a right made either party's: whether our client wants it, and whether the rest of the
+    # clause still fits both, is a lawyer's call (a blind reading found 1 in 9 usable as sent)
+    return bool(_MUTUAL.match(new.strip()))
 
 
 def changed_node(clause: ClauseNode, diff: DocumentDiff) -> ClauseNode:
