@@ -670,3 +670,42 @@ def test_a_consent_at_their_discretion_is_not_to_be_unreasonably_withheld(tmp_pa
         "shall not unreasonably withhold, condition or delay"
     ]
     assert changed[0].original_text.startswith("may grant or withhold")
+
+
+def test_a_share_of_an_amount_is_no_interest_rate_and_their_shared_discretion_stays() -> None:
+    """'overdue payments in excess of ten percent (10%) of the payments owed' shifts audit
+    costs: no late-interest finding; 'if STAAR and Distributor agree in their sole discretion'
+    is our discretion too: no change."""
+    from contract_review.analysis.drafting import draft_redline
+    from contract_review.analysis.positions import _SHARE_OF
+    from contract_review.models import RiskPoint, TextLocation
+    from contract_review.parties import party_roles
+    from contract_review.structure_parser import StructureParser
+
+    audit = (
+        "if the audit reveals overdue payments in excess of ten percent (10%) of the payments owed"
+    )
+    assert _SHARE_OF.match(audit, audit.index("overdue"))
+    rate = "Late payments bear interest at eighteen percent (18%) per annum of the unpaid amount"
+    assert not _SHARE_OF.match(rate, 0)
+    text = (
+        'DISTRIBUTION AGREEMENT\n\nThis Agreement is made between STAAR Surgical AG ("STAAR") '
+        'and Medoptic Ltd ("Distributor").\n\n3. Term\n3.1 This Agreement may be renewed for '
+        "one (1) year periods if STAAR and Distributor expressly agree in writing and in their "
+        "sole discretion to renew.\n"
+    )
+    structure = StructureParser().parse(text, document_id="c")
+    clause = structure.get_clause("3.1")
+    assert clause is not None
+    quote = clause.text[clause.text.index("This") :].strip()
+    risk = RiskPoint(
+        id="r1",
+        clause_id="3.1",
+        risk_level=RiskLevel.MEDIUM,
+        risk_type="playbook: Unilateral Discretion",
+        description="A decision in one side's sole discretion.",
+        location=TextLocation(clause_id="3.1", original_text=quote),
+    )
+    for party in ("STAAR", "Distributor"):
+        red = draft_redline(structure, clause, risk, party_roles(structure, party))
+        assert red.diff is None or "discretion" not in red.diff.original_text

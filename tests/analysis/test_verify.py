@@ -348,3 +348,27 @@ def test_a_number_no_party_acts_on_goes_to_the_lawyer() -> None:
 
     assert needs("10.1")
     assert not needs("10.2")
+
+
+def test_a_qualifier_beside_an_absolute_word_and_a_heading_strike() -> None:
+    """From a fifth reading of filings: 'acting reasonably shall have the unconditional right'
+    and 'may freely assign … with consent' contradict themselves (for the lawyer); striking a
+    heading leaves the term it names standing (refused)."""
+    from contract_review.analysis.verify import wording_needs_lawyer
+
+    text = LAWYER + (
+        "\n11. Approvals\n11.1 The Operator in its sole discretion shall have the unconditional "
+        "right to approve the listing.\n\n12. Non-Compete Commitment\nThe Member will not "
+        "compete with the Operator.\n"
+    )
+    structure = StructureParser().parse(text, document_id="c")
+    roles = party_roles(structure, "Member")
+    clause = structure.get_clause("11.1")
+    assert clause is not None
+    diff = _diff(structure, "11.1", "in its sole discretion", "acting reasonably")
+    assert wording_needs_lawyer(clause, diff, roles)
+    heading = structure.get_clause("12")
+    assert heading is not None
+    strike = _diff(structure, "12", "12. Non-Compete Commitment", "", ActionType.DELETE)
+    failures = {p.failure.value for p in wording_problems(structure, heading, strike, roles)}
+    assert "fragment" in failures

@@ -854,6 +854,8 @@ def _s_reasonable(ctx: _Ctx) -> _Proposal | None:
         holder = _owner(ctx, s) or _actor(ctx, s, ("right", "obligation", "exempt"))
         if holder == "us":
             return None  # our own discretion ('eDiets may, in its sole discretion, …') stays
+        if re.search(r"\btheir\b|\beach\s+party|\beither\s+party|双方|各方", ctx.text[s:e]):
+            return None  # 'STAAR and Distributor agree … in their sole discretion': ours too
         withhold = None if ctx.zh else _WITHHOLD_CONSENT.search(ctx.text, max(0, s - 60), s)
         if withhold is not None:
             new_words = "shall not unreasonably withhold, condition or delay"
@@ -1624,6 +1626,9 @@ _NO_CONSENT_ZH = re.compile(
 
 _BARRED_EN = re.compile(
     r"\b(?:shall|may|must|will)\s+not\b[^.;]{0,30}\b(?:assign|sublet|sub-let|transfer|novate)\b"
+    # the contract or its rights, not property ('shall not sell or transfer the Stock')
+    r"(?=[^.;]{0,80}\b(?:this|the)\s+(?:Agreement|Contract|Lease|Licen[cs]e|Sub-?contract|Premises)"
+    r"|[^.;]{0,40}\bits\s+rights\b)"
 )
 _BARRED_ZH = re.compile(r"不得(?:以任何方式)?(?:将[^。；，]{0,30})?(?:转让|转租|分租)")
 

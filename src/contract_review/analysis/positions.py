@@ -1203,6 +1203,10 @@ def _measured(
         return None  # '…支付的，不构成迟延付款', 'shall not constitute late payment'
     if check.measure == "days" and _looks_back(sentence, first):
         return None  # 'Services used within 180 days before the invoice': a window, no deadline
+    if check.measure == "annual_rate" and _SHARE_OF.match(sentence, first):
+        return (
+            None  # 'overdue payments in excess of ten percent (10%) of the payments owed': a share
+        )
     if check.measure == "share_of_price":
         value = _share_of_price(sentence, price)
     else:
@@ -1275,6 +1279,16 @@ _TO_CHARGE = re.compile(
 )
 """After a right: a right to be paid the amount ('reserves the right to charge interest'), not
 a right to do what costs it ('may prepay the Loan …, with a premium of 6%')."""
+_SHARE_OF = re.compile(
+    r"[^%]{0,80}?%\s*\)?\s*of\s+(?:the\s+|all\s+|any\s+|such\s+)?(?:[\w-]+\s+){0,2}?"
+    r"(?:payments?|amounts?|sums?|fees|price|royalt\w+|revenues?|sales|invoices?|total)\b"
+    # '1% of the price for each day of delay' is a rate
+    r"(?![^.;]{0,40}\b(?:per|for\s+each|each|a|every)\s+(?:calendar\s+|business\s+)?"
+    r"(?:day|week|month|year|annum)\b)",
+    re.IGNORECASE,
+)
+"""A percentage of an amount ('ten percent (10%) of the payments owed'): a share, not a rate
+— unless time runs on it ('1% of the price for each day of delay')."""
 _UNIT = re.compile(r"\b(?:days?|months?|years?)\b", re.IGNORECASE)
 _BEFORE = re.compile(r"\s+(?:before|prior\s+to|preceding|immediately\s+preceding)\b", re.I)
 _WITHIN = re.compile(r"\bwithin\b[^.;]{0,40}$", re.IGNORECASE)

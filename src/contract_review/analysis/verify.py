@@ -184,6 +184,19 @@ def strike_needs_lawyer(diff: DocumentDiff, roles: PartyRoles | None) -> bool:
 _FIGURE = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?![\d.])")
 
 
+_QUALIFIER = re.compile(
+    r"reasonabl|consent|to\s+the\s+extent|agreed\s+in\s+writing|finally\s+determined|合理|同意|确认",
+    re.IGNORECASE,
+)
+_ABSOLUTE = re.compile(
+    r"\b(?:unconditional(?:ly)?|absolute(?:ly)?|unfettered|freely|solely\s+responsible"
+    r"|sole\s+and\s+exclusive|without\s+(?:any\s+)?(?:limitation|restriction))\b|无条件|绝对",
+    re.IGNORECASE,
+)
+"""A qualifier a change adds, and words left in its sentence that deny it: the sentence then
+contradicts itself, and a court may let the absolute word prevail."""
+
+
 def _values(text: str) -> set[float]:
     """The numbers `text` states in figures or in English words ('sixty (60)', 'day sixty')."""
     found = {float(m.group()) for m in _FIGURE.finditer(text)}
@@ -223,6 +236,8 @@ def wording_needs_lawyer(
         acting = [a for a in party_actions(sentence, roles) if a.side in ("us", "them", "both")]
         if not acting:
             return True
+    if _QUALIFIER.search(new) and _ABSOLUTE.search(rest):
+        return True  # 'acting reasonably … the unconditional right', 'may freely assign … with consent'
     # a right made either party's: whether our client wants it, and whether the rest of the
     # clause still fits both, is a lawyer's call (a blind reading found 1 in 9 usable as sent)
     return bool(_MUTUAL.match(new.strip()))
@@ -535,7 +550,16 @@ def wording_problems(
     deleted = text[s:e] if not new.strip() else ""
     # a new clause's heading ('Limitation of Liability') is a title, not a defined term
     words = new.split("\n", 1)[-1] if diff.new_clause else new
+    heading = [
+        Problem(Failure.FRAGMENT, "strikes the heading only, not the term")
+        for title in (clause.title.strip(" .:"),)
+        if deleted
+        and title
+        and title.casefold() in deleted.casefold()
+        and len(deleted.split()) <= len(title.split()) + 2
+    ]
     return [
+        *heading,
         *_numbers(text, s, e, new),
         *_undefined(structure, words, roles),
         *(_mixup(amended, s, s + len(new), new, roles) if not diff.new_clause else []),
