@@ -83,6 +83,31 @@ def _diffs(result: ReviewResult, clause_id: str) -> list[DocumentDiff]:
     return [d for c in result.clauses if c.item.clause_id == clause_id for d in c.findings.diffs]
 
 
+def _drafted(
+    text: str, clause_id: str, quote_from: str, party: str, risk_type: str
+) -> DocumentDiff | None:
+    """The rules' draft for a medium risk of `risk_type` quoting clause `clause_id` from
+    `quote_from` to its end, acting for `party`."""
+    from contract_review.analysis.drafting import draft_redline
+    from contract_review.models import RiskPoint, TextLocation
+    from contract_review.parties import party_roles
+    from contract_review.structure_parser import StructureParser
+
+    structure = StructureParser().parse(text, document_id="c")
+    clause = structure.get_clause(clause_id)
+    assert clause is not None
+    quote = clause.text[clause.text.index(quote_from) :].strip()
+    risk = RiskPoint(
+        id="r1",
+        clause_id=clause_id,
+        risk_level=RiskLevel.MEDIUM,
+        risk_type=risk_type,
+        description="One side's term.",
+        location=TextLocation(clause_id=clause_id, original_text=quote),
+    )
+    return draft_redline(structure, clause, risk, party_roles(structure, party)).diff
+
+
 def test_the_renewal_term_stays_when_the_notice_period_is_changed(
     hosting: dict[str, ReviewResult],
 ) -> None:
@@ -223,26 +248,11 @@ def test_a_period_is_lengthened_only_for_the_side_that_must_act_within_it(
 ) -> None:
     """Before, '30' became '42' acting for either side: the Licensee's time to allow our
     audit grew when we acted for the Licensor."""
-    from contract_review.analysis.drafting import draft_redline
-    from contract_review.models import RiskPoint, TextLocation
-    from contract_review.parties import party_roles
-    from contract_review.structure_parser import StructureParser
-
-    structure = StructureParser().parse(contract, document_id="c")
-    clause = structure.get_clause("4.1")
-    assert clause is not None
-    quote = clause.text[clause.text.index("within") - 40 :].strip()
-    risk = RiskPoint(
-        id="r1",
-        clause_id="4.1",
-        risk_level=RiskLevel.MEDIUM,
-        risk_type="period too short",
-        description="The notice period is too short.",
-        location=TextLocation(clause_id="4.1", original_text=quote),
-    )
-    redline = draft_redline(structure, clause, risk, party_roles(structure, party))
-    grew = redline.diff is not None and "30" in redline.diff.original_text
-    assert grew is lengthened, redline.diff
+    start = contract.index("within") - 40 - contract.index("4.1")
+    quote_from = contract[contract.index("4.1") :][start:].lstrip()[:12]
+    diff = _drafted(contract, "4.1", quote_from, party, "period too short")
+    grew = diff is not None and "30" in diff.original_text
+    assert grew is lengthened, diff
 
 
 def test_a_cap_below_market_is_raised(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -262,46 +272,23 @@ def test_a_cap_below_market_is_raised(tmp_path: Path, monkeypatch: pytest.Monkey
 def test_our_own_discretion_is_not_made_reasonable() -> None:
     """Before, "consent shall be in Forty Niners SC's sole discretion" became "reasonable"
     acting for Forty Niners SC."""
-    from contract_review.analysis.drafting import draft_redline
-    from contract_review.models import RiskPoint, TextLocation
-    from contract_review.parties import party_roles
-    from contract_review.structure_parser import StructureParser
-
     text = (
         'STADIUM AGREEMENT\n\nThis Agreement is made between Forty Niners SC LLC ("Forty Niners '
         'SC") and Violin Memory Inc. ("Sponsor").\n\n12. Assignment\n12.1 Sponsor may not '
         "assign this Agreement without consent, which consent shall be in Forty Niners SC's "
         "sole discretion.\n"
     )
-    structure = StructureParser().parse(text, document_id="c")
-    clause = structure.get_clause("12.1")
-    assert clause is not None
-    quote = clause.text[clause.text.index("Sponsor") :].strip()
-    risk = RiskPoint(
-        id="r1",
-        clause_id="12.1",
-        risk_level=RiskLevel.MEDIUM,
-        risk_type="playbook: Unilateral Discretion",
-        description="Consent in one side's sole discretion.",
-        location=TextLocation(clause_id="12.1", original_text=quote),
-    )
-    ours = draft_redline(structure, clause, risk, party_roles(structure, "Forty Niners SC"))
-    assert ours.diff is None or "discretion" not in ours.diff.original_text
+    discretion = "playbook: Unilateral Discretion"
+    ours = _drafted(text, "12.1", "Sponsor", "Forty Niners SC", discretion)
+    assert ours is None or "discretion" not in ours.original_text
     # a name ending in s takes the apostrophe alone: "in iPass' sole discretion" (a held-out
     # filing: iPass's own discretion was made "reasonable")
     text2 = text.replace("Forty Niners SC", "iPass").replace("iPass's", "iPass'")
-    structure2 = StructureParser().parse(text2, document_id="c")
-    clause2 = structure2.get_clause("12.1")
-    assert clause2 is not None
-    quote2 = clause2.text[clause2.text.index("Sponsor") :].strip()
-    risk2 = risk.model_copy(
-        update={"location": TextLocation(clause_id="12.1", original_text=quote2)}
-    )
-    mine = draft_redline(structure2, clause2, risk2, party_roles(structure2, "iPass"))
-    assert mine.diff is None or "discretion" not in mine.diff.original_text
-    theirs = draft_redline(structure, clause, risk, party_roles(structure, "Sponsor"))
-    assert theirs.diff is not None
-    assert "sole" in theirs.diff.original_text
+    mine = _drafted(text2, "12.1", "Sponsor", "iPass", discretion)
+    assert mine is None or "discretion" not in mine.original_text
+    theirs = _drafted(text, "12.1", "Sponsor", "Sponsor", discretion)
+    assert theirs is not None
+    assert "sole" in theirs.original_text
 
 
 def test_our_exclusivity_and_price_protection_are_kept(hosting: dict[str, ReviewResult]) -> None:
@@ -676,11 +663,7 @@ def test_a_share_of_an_amount_is_no_interest_rate_and_their_shared_discretion_st
     """'overdue payments in excess of ten percent (10%) of the payments owed' shifts audit
     costs: no late-interest finding; 'if STAAR and Distributor agree in their sole discretion'
     is our discretion too: no change."""
-    from contract_review.analysis.drafting import draft_redline
     from contract_review.analysis.positions import _SHARE_OF
-    from contract_review.models import RiskPoint, TextLocation
-    from contract_review.parties import party_roles
-    from contract_review.structure_parser import StructureParser
 
     audit = (
         "if the audit reveals overdue payments in excess of ten percent (10%) of the payments owed"
@@ -694,18 +677,6 @@ def test_a_share_of_an_amount_is_no_interest_rate_and_their_shared_discretion_st
         "one (1) year periods if STAAR and Distributor expressly agree in writing and in their "
         "sole discretion to renew.\n"
     )
-    structure = StructureParser().parse(text, document_id="c")
-    clause = structure.get_clause("3.1")
-    assert clause is not None
-    quote = clause.text[clause.text.index("This") :].strip()
-    risk = RiskPoint(
-        id="r1",
-        clause_id="3.1",
-        risk_level=RiskLevel.MEDIUM,
-        risk_type="playbook: Unilateral Discretion",
-        description="A decision in one side's sole discretion.",
-        location=TextLocation(clause_id="3.1", original_text=quote),
-    )
     for party in ("STAAR", "Distributor"):
-        red = draft_redline(structure, clause, risk, party_roles(structure, party))
-        assert red.diff is None or "discretion" not in red.diff.original_text
+        red = _drafted(text, "3.1", "This", party, "playbook: Unilateral Discretion")
+        assert red is None or "discretion" not in red.original_text

@@ -251,13 +251,11 @@ def test_a_whole_term_struck_is_for_the_lawyer() -> None:
         "",
         ActionType.DELETE,
     )
-    buyer = party_roles(structure, "Buyer")
     # the Supplier's right alone is part of a bargain too: the lawyer weighs every strike
-    assert strike_needs_lawyer(right, buyer)
-    assert strike_needs_lawyer(duty, buyer)  # our own words: what they bought is unknown
-    assert strike_needs_lawyer(right, None)
+    assert strike_needs_lawyer(right)
+    assert strike_needs_lawyer(duty)  # our own words: what they bought is unknown
     phrase = _diff(structure, "3.1", "at any time ", "", ActionType.DELETE)
-    assert not strike_needs_lawyer(phrase, buyer)
+    assert not strike_needs_lawyer(phrase)
     assert for_the_lawyer(right.model_copy(update={"for_lawyer": True}))
     assert for_the_lawyer(DIFF.model_copy(update={"proposed_text": "[●] days"}))
     assert not for_the_lawyer(right)

@@ -38,6 +38,7 @@ from functools import lru_cache
 from contract_review.analysis.cache import per_structure
 from contract_review.analysis.comments import cap_first, change_text, redline_comment, short
 from contract_review.analysis.positions import number_at
+from contract_review.analysis.verify import contract_text
 from contract_review.errors import SkillError
 from contract_review.models import (
     ActionType,
@@ -349,12 +350,19 @@ class _Ctx:
     """Our party and theirs, resolved against the contract (position redlines need them)."""
     measured: tuple[float, float] | None = None
     """(the number the risk measured, the number our position asks for), when it says."""
-    them: str = ""
-    """The other side as the contract writes it ('the Provider', 'Landlord'); '' if unknown."""
+    structure: DocumentStructure | None = None
+    """The contract the clause is in (read only when a strategy needs the whole text)."""
 
     @property
     def quote(self) -> str:
         return self.text[self.qs : self.qe]
+
+    def them(self) -> str:
+        """The other side as the contract writes it ('the Provider', 'Landlord'); '' if
+        unknown."""
+        if self.roles is None or not self.roles.their_aliases or self.structure is None:
+            return ""
+        return as_written(contract_text(self.structure), self.roles.their_aliases[0])
 
     def draft_party(self) -> str:
         """Our party as it should appear in contract wording (placeholder if unknown)."""
@@ -1643,16 +1651,17 @@ def _barred_without_consent(ctx: _Ctx) -> _Proposal | None:
     if bar is None or re.search(r"consent|approval|同意|许可", quote):
         return None
     acting = _actor(ctx, ctx.qs + bar.end(), ("obligation", "denial"))
-    if acting != "us" or not ctx.them:
+    them = ctx.them() if acting == "us" else ""
+    if not them:
         return None
     stop = _sentence_end(ctx.text, ctx.qs + bar.end(), ctx.zh)
     end = stop
     while end > ctx.qs + bar.end() and ctx.text[end - 1] in " \t.。":
         end -= 1
     if ctx.zh:
-        new = f"，但经{ctx.them}书面同意的除外"
+        new = f"，但经{them}书面同意的除外"
     else:
-        new = f" without the prior written consent of {ctx.them}, not to be unreasonably withheld"
+        new = f" without the prior written consent of {them}, not to be unreasonably withheld"
     return _Proposal(RedlineStrategy.POSITION, _Edit(end, end, new), "position")
 
 
@@ -1804,11 +1813,7 @@ def draft_redline(
             if risk.measured is not None and risk.target is not None and not risk.burdens
             else None
         ),
-        them=(
-            as_written("\n".join(c.text for c in structure.clauses), roles.their_aliases[0])
-            if roles is not None and roles.their_aliases
-            else ""
-        ),
+        structure=structure,
     )
     if fuzzy:
         ctx.notes.append("the quote matched the clause only when whitespace is ignored")

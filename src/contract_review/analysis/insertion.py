@@ -82,9 +82,10 @@ def _text_of(structure: DocumentStructure) -> str:
         return ""
     base = structure.clauses[0].start_offset
     out: list[str] = []
+    at = base
     for c in structure.clauses:
-        out.append(" " * max(0, c.start_offset - base - sum(map(len, out))))
-        out.append(c.text)
+        out += [" " * max(0, c.start_offset - at), c.text]
+        at = max(at, c.start_offset) + len(c.text)
     return "".join(out)
 
 
@@ -167,7 +168,7 @@ def new_clause(
         return None  # a duty of the other side, and no other side to name
     us = as_written(whole, roles.our_aliases[0]) if roles and roles.our_aliases else ""
     zh = language.startswith("zh")
-    each = (us or "") if ours_only and us else ("任何一方" if zh else "each party")
+    each = us if ours_only and us else ("任何一方" if zh else "each party")
     filled = wording.format(
         contract=name,
         Contract=name[:1].upper() + name[1:],

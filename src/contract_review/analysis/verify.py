@@ -44,6 +44,7 @@ __all__ = [
     "amend",
     "amended_text",
     "changed_node",
+    "contract_text",
     "for_the_lawyer",
     "judgement_problems",
     "strike_needs_lawyer",
@@ -167,14 +168,13 @@ def for_the_lawyer(diff: DocumentDiff) -> bool:
     return diff.for_lawyer or has_placeholder(diff.proposed_text)
 
 
-def strike_needs_lawyer(diff: DocumentDiff, roles: PartyRoles | None) -> bool:
+def strike_needs_lawyer(diff: DocumentDiff) -> bool:
     """Whether the change strikes a whole term, which only a lawyer can weigh: what a term is
     worth depends on what the parties traded for it ('the exclusive provider' may be our
     prize, a guaranteed minimum the price of our exclusivity), which no rule reads. Even a
     term whose words give the other side a right ('the Supplier may adjust prices') is part
     of a bargain: blind readings of held-out filings found one approved strike in eight
-    usable, two harmful. `roles` is kept for callers; the words no longer decide it."""
-    del roles
+    usable, two harmful."""
     struck = diff.action_type is ActionType.DELETE or (
         diff.action_type is ActionType.REPLACE and not diff.proposed_text.strip()
     )
@@ -182,8 +182,6 @@ def strike_needs_lawyer(diff: DocumentDiff, roles: PartyRoles | None) -> bool:
 
 
 _FIGURE = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?![\d.])")
-
-
 _QUALIFIER = re.compile(
     r"reasonabl|consent|to\s+the\s+extent|agreed\s+in\s+writing|finally\s+determined|合理|同意|确认",
     re.IGNORECASE,
@@ -444,16 +442,16 @@ def _numbers(text: str, s: int, e: int, new: str) -> list[Problem]:
 
 
 @per_structure()
-def _known_terms(structure: DocumentStructure) -> str:
+def contract_text(structure: DocumentStructure) -> str:
     """Every clause's text, joined (the words the contract uses): read once per contract, not
-    once per change verified."""
+    once per change verified or drafted."""
     return "\n".join(c.text for c in structure.clauses)
 
 
 def _undefined(structure: DocumentStructure, new: str, roles: PartyRoles | None) -> list[Problem]:
     if not new or re.search(r"[A-Za-z]", new) is None:
         return []
-    known = _known_terms(structure)
+    known = contract_text(structure)
     aliases = set(roles.our_aliases + roles.their_aliases) if roles else set()
     defined = {t.casefold() for t in structure.definitions}
     problems: list[Problem] = []
@@ -489,7 +487,7 @@ def _mixup(amended: str, s: int, e_new: int, new: str, roles: PartyRoles | None)
     # mentions both parties ('经双方书面确认的款项') makes nothing mutual
     if roles is None or not _MUTUAL.match(new.strip()):
         return []
-    if _MUTUAL.match(new) and _DETERMINED.search(amended[max(0, s - 8) : s]):
+    if _DETERMINED.search(amended[max(0, s - 8) : s]):
         # 'this OMA may be terminated' → 'this either party …': the name was no party
         return [Problem(Failure.PARTY_MIXUP, f'"{amended[max(0, s - 8) : e_new]}" names no party')]
     sentence = _sentence_around(amended, s, e_new)

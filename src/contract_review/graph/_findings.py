@@ -242,7 +242,8 @@ def checked_llm_risks(
     return kept, suggestions, counts
 
 
-def _present(position: Position, topics: set[str], titles: Iterable[str]) -> bool:
+def deals_with(position: Position, topics: set[str], titles: Iterable[str]) -> bool:
+    """Whether a text with these topics (lower case) and titles deals with `position`'s point."""
     if topics & {position.topic.casefold(), *(t.casefold() for t in position.recognise.topics)}:
         return True
     return any(re.search(t, title, re.I) for t in position.recognise.titles for title in titles)
@@ -300,7 +301,7 @@ def missing_protections(
     for position in positions:
         if position.missing is None:
             continue
-        dealt_with = _present(position, topics, titles)
+        dealt_with = deals_with(position, topics, titles)
         if dealt_with and (position.present is None or roles is None):
             continue
         if position.missing_cross_border and domestic:

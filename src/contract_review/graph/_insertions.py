@@ -27,17 +27,13 @@ from contract_review.parties import PartyRoles
 from contract_review.playbook import Position
 from contract_review.structure_parser import StructureParser
 
+from ._findings import deals_with
 from .context import RunContext
 from .verify import verify_change
 
 __all__ = ["propose_missing_clauses"]
 
 _PROPOSED_FOR = frozenset({RiskLevel.HIGH, RiskLevel.MEDIUM})
-
-
-def _topics(position: Position) -> set[str]:
-    """The topic names and ids a position is recognised by, lower case."""
-    return {position.topic.casefold(), *(t.casefold() for t in position.recognise.topics)}
 
 
 def _on_the_point(
@@ -48,7 +44,7 @@ def _on_the_point(
     body = "\n".join(diff.proposed_text.splitlines()[1:])
     parsed = StructureParser().parse(body, document_id="new-clause")
     reader = ctx.plugin.topics_anywhere if ctx.plugin is not None else None
-    if reader is not None and not _topics(position) & reader(parsed):
+    if reader is not None and not deals_with(position, set(reader(parsed)), ()):
         return False
     present = position.present
     if present is not None and roles is not None:
@@ -69,9 +65,11 @@ async def propose_missing_clauses(
     findings: dict[str, ClauseFindings],
     items: Sequence[ReviewChecklistItem],
     keys: Sequence[str],
+    anywhere: frozenset[str] = frozenset(),
 ) -> dict[str, ClauseFindings]:
     """`findings` with our verified standard clause added, as a change of the clause it
-    follows, for each medium or high risk of `missing` whose position has one."""
+    follows, for each medium or high risk of `missing` whose position has one. `anywhere`:
+    the topics the contract deals with somewhere (as `missing_protections` read them)."""
     structure: DocumentStructure | None = ctx.primary
     if structure is None:
         return findings
@@ -80,15 +78,13 @@ async def propose_missing_clauses(
     zh = ctx.facts.language.startswith("zh")
     out = dict(findings)
     proposed = 0
-    reader = ctx.plugin.topics_anywhere if ctx.plugin is not None else None
-    anywhere = reader(structure) if reader is not None else frozenset()
     for risk in missing:
         position = by_id.get(risk.position_id)
         if risk.risk_level not in _PROPOSED_FOR or position is None or position.clause is None:
             continue
         # the other side alone has it (their cap): ours is asked for, not a second mutual one
         one_way = risk.location is not None or (
-            position.present is not None and bool(_topics(position) & anywhere)
+            position.present is not None and deals_with(position, set(anywhere), ())
         )
         diff = new_clause(
             structure, position, ctx.facts.language, roles, earlier=proposed, ours_only=one_way

@@ -217,7 +217,7 @@ class _ParentNodes:
         )
         keys = item_keys(items)
         # a protection the contract lacks gets our standard clause, verified like any change
-        findings = await propose_missing_clauses(run, missing, findings, items, keys)
+        findings = await propose_missing_clauses(run, missing, findings, items, keys, anywhere)
         pending = [
             d
             for key in keys
@@ -950,7 +950,7 @@ class _ClauseNodes:
         roles = ctx.facts.roles_in(structure) if structure and ctx.facts.our_party else None
         verified = [
             d.model_copy(update={"for_lawyer": True})
-            if strike_needs_lawyer(d, roles)
+            if strike_needs_lawyer(d)
             or (clause is not None and wording_needs_lawyer(clause, d, roles))
             else d
             for d in verified
